@@ -1,0 +1,21 @@
+"""The exceptions the toolkit raises for bad input: each says what and where."""
+
+
+class CoinsError(ValueError):
+    """Base class: bad input to the Coins toolkit (the message is one line)."""
+
+
+class NotationError(CoinsError):
+    """Text that is not a card, hand, position or record in RULES.md notation."""
+
+
+class PositionError(NotationError):
+    """A position that breaks a rule: ``field`` names the part that is wrong."""
+
+    def __init__(self, message: str, field: str = "position"):
+        super().__init__(message)
+        self.field = field
+
+
+class IllegalMoveError(CoinsError):
+    """A card that cannot be played here (not in the mover's hand, or the hand is over)."""
