@@ -7,8 +7,8 @@ the low 48 bits are used, so every mask fits a signed int64, the one integer
 type Numba kernels use. This index order is also the tie-break order of
 RULES.md (suit C, O, S, B; within a suit from 2 up to Ace).
 
-The bit helpers below are plain Python that Numba also compiles, so kernels
-can call them and tests can run them without compiling.
+This module is the friendly Python side; ``_kernels`` has the compiled bit
+helpers.
 """
 
 from __future__ import annotations
@@ -37,29 +37,9 @@ FULL_DECK = (1 << DECK_SIZE) - 1
 _BAD_CARD = "ranks are A K N J 9-2, suits C O S B"
 
 
-def popcount(mask):
-    """Number of cards in ``mask`` (SWAR; exact for any 48-bit mask)."""
-    x = mask - ((mask >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
-
-
-# 2**i mod 67 is different for every i < 64, so a 67-entry table maps a single
-# bit to its index without intrinsics or unsigned arithmetic.
-_BIT_INDEX_MOD67 = [-1] * 67
-for _i in range(64):
-    _BIT_INDEX_MOD67[(1 << _i) % 67] = _i
-BIT_INDEX_MOD67 = tuple(_BIT_INDEX_MOD67)
-del _i, _BIT_INDEX_MOD67
-
-
-def lowest_card(mask):
-    """Index of the lowest set bit of a non-empty ``mask``."""
-    return BIT_INDEX_MOD67[(mask & -mask) % 67]
+def popcount(mask: Cards) -> int:
+    """Number of cards in ``mask`` (the compiled kernels have their own)."""
+    return mask.bit_count()
 
 
 def suit_of(card):

@@ -1,0 +1,268 @@
+"""Guaranteed (paranoid) values: the public, validating face of the compiled search.
+
+A seat's guaranteed value is the most points it can be sure to win from a
+position to the end of the hand when the other two play together against it
+(RULES.md). ``solve`` finds it for the seats asked, every card's value for the
+seat to move, the optimal cards and one optimal line.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _kernels as k
+from .cards import SEATS, Card
+from .errors import CoinsError
+from .position import Position
+
+DEFAULT_TT_MB = 64
+_ENTRY_BYTES = 3 * 8 + 2 + 1  # key, two bounds, best card
+
+
+class BudgetExhausted(Exception):
+    """Raised inside a search when its node or time budget runs out."""
+
+
+class TranspositionTable:
+    """Fixed-size numpy arrays of bounds, keyed on the cards each seat holds.
+
+    Entries are exact facts about a position (not about the root that reached
+    it), so one table serves any number of searches; its memory never grows.
+    """
+
+    def __init__(self, megabytes: float = DEFAULT_TT_MB):
+        if not megabytes > 0:
+            raise CoinsError(f"transposition table size must be positive, not {megabytes} MiB")
+        entries = int(megabytes * 2**20 / _ENTRY_BYTES)
+        size = 1 << max(entries.bit_length() - 1, 4)
+        self.keys = np.zeros((size, 3), dtype=np.int64)
+        self.bounds = np.zeros((size, 2), dtype=np.int8)
+        self.moves = np.zeros(size, dtype=np.int8)
+
+    @property
+    def entries(self) -> int:
+        return self.keys.shape[0]
+
+    def clear(self) -> None:
+        self.keys[:] = 0
+
+
+class _Search:
+    """Runs boolean searches on one position, counting nodes against a budget."""
+
+    def __init__(self, table: TranspositionTable, max_nodes: int | None, deadline: float | None):
+        self.table = table
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.history = np.zeros((2, 48), dtype=np.int64)
+        self.stats = np.zeros(3, dtype=np.int64)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[k.STAT_NODES])
+
+    def wins_at_least(self, position: Position, seat: int, need: int) -> bool:
+        """Can ``seat`` be sure of ``need`` more points from ``position``?"""
+        trick = np.full(2, -1, dtype=np.int64)
+        trick[: len(position.trick)] = position.trick
+        budget = 0
+        if self.max_nodes is not None:
+            budget = self.max_nodes - self.nodes
+            if budget <= 0:
+                raise BudgetExhausted
+        outcome = k.paranoid_search(
+            seat,
+            need,
+            np.array(position.hands, dtype=np.int64),
+            position.leader,
+            trick,
+            len(position.trick),
+            self.table.keys,
+            self.table.bounds,
+            self.table.moves,
+            self.history,
+            self.stats,
+            budget,
+            self.deadline or 0.0,
+        )
+        if outcome == k.ABORTED:
+            raise BudgetExhausted
+        return outcome == k.TRUE
+
+    def value(self, position: Position, seat: int, bounds: list[int]) -> int:
+        """Narrow ``bounds`` ([low, high], updated in place) to the exact value."""
+        while bounds[0] < bounds[1]:
+            if self.wins_at_least(position, seat, bounds[0] + 1):
+                bounds[0] += 1
+            else:
+                bounds[1] = bounds[0]
+        return bounds[0]
+
+
+@dataclass
+class SolveResult:
+    """What ``solve`` found. Values count points from the position on (``taken`` not added).
+
+    ``guaranteed[s]`` is seat s's guaranteed value (None for seats not asked);
+    ``card_values`` maps each card the mover holds to the mover's guaranteed
+    value after playing it; ``optimal`` lists the cards that keep the mover's
+    value; ``line`` is one optimal line to the end of the hand (the mover's
+    best cards, its opponents' strongest replies against it). When a budget cut
+    the search short, ``exact`` is False and ``bounds[s]`` is the proven
+    interval ``(low, high)`` for each seat asked; what is not proven is None or
+    empty.
+    """
+
+    position: Position
+    guaranteed: list[int | None]
+    bounds: list[tuple[int, int] | None]
+    card_values: dict[Card, int] = field(default_factory=dict)
+    optimal: list[Card] = field(default_factory=list)
+    line: list[Card] = field(default_factory=list)
+    exact: bool = True
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def to_move(self) -> int:
+        return self.position.to_move
+
+    def to_json(self) -> dict:
+        return {
+            "position": str(self.position),
+            "to_move": self.to_move,
+            "guaranteed": self.guaranteed,
+            "bounds": [list(b) if b is not None else None for b in self.bounds],
+            "card_values": {str(c): v for c, v in self.card_values.items()},
+            "optimal": [str(c) for c in self.optimal],
+            "line": [str(c) for c in self.line],
+            "exact": self.exact,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+_shared_table: TranspositionTable | None = None
+
+
+def _default_table() -> TranspositionTable:
+    global _shared_table
+    if _shared_table is None:
+        _shared_table = TranspositionTable()
+    return _shared_table
+
+
+def solve(
+    position: Position | str,
+    seats: tuple[int, ...] | list[int] | int = (0, 1, 2),
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    *,
+    card_values: bool = True,
+    line: bool = True,
+    table: TranspositionTable | None = None,
+) -> SolveResult:
+    """Solve ``position`` open-handed for the guaranteed value of each seat in ``seats``.
+
+    Also gives the card values of the seat to move (always searched, whether
+    or not that seat is in ``seats``), its optimal cards and one optimal line;
+    turn these off with ``card_values=False`` / ``line=False`` when only the
+    values are wanted. ``max_nodes`` and ``time_limit`` (seconds) bound the
+    work; when either runs out the result is not exact and carries the proven
+    interval per seat instead of a guess.
+    """
+    if isinstance(position, str):
+        position = Position.parse(position)
+    elif not isinstance(position, Position):
+        raise CoinsError(f"solve() takes a Position or its text, not {type(position).__name__}")
+    seats = _check_seats(seats)
+    if max_nodes is not None and max_nodes <= 0:
+        raise CoinsError(f"max_nodes must be positive, not {max_nodes}")
+    if time_limit is not None and not time_limit > 0:
+        raise CoinsError(f"time_limit must be positive seconds, not {time_limit}")
+    start = time.perf_counter()
+    deadline = start + time_limit if time_limit is not None else None
+    search = _Search(table or _default_table(), max_nodes, deadline)
+
+    coins = position.coins_left
+    work: list[list[int] | None] = [[0, coins] if s in seats else None for s in range(SEATS)]
+    result = SolveResult(position, [None] * SEATS, [None] * SEATS)
+    try:
+        for seat in seats:
+            search.value(position, seat, work[seat])
+        if not position.is_terminal and (card_values or line):
+            mover = position.to_move
+            if work[mover] is None:
+                work[mover] = [0, coins]
+                search.value(position, mover, work[mover])
+            if card_values:
+                result.card_values = _card_values(search, position, mover, work[mover][0])
+                result.optimal = [c for c, v in result.card_values.items() if v == work[mover][0]]
+            if line:
+                result.line = _optimal_line(search, position, mover, work[mover][0])
+    except BudgetExhausted:
+        result.exact = False
+    for seat in seats:
+        low, high = work[seat]
+        result.bounds[seat] = (low, high)
+        if low == high:
+            result.guaranteed[seat] = low
+    result.exact = result.exact and all(result.guaranteed[s] is not None for s in seats)
+    result.nodes = search.nodes
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _check_seats(seats) -> tuple[int, ...]:
+    if isinstance(seats, int):
+        seats = (seats,)
+    seats = tuple(seats)
+    for seat in seats:
+        if not isinstance(seat, (int, np.integer)) or seat not in range(SEATS):
+            raise CoinsError(f"seat {seat!r} is not a seat: seats are 0, 1, 2")
+    return tuple(sorted(set(int(s) for s in seats)))
+
+
+def _card_values(search: _Search, position: Position, mover: int, best: int) -> dict[Card, int]:
+    """Each card's value for the mover; equivalent cards share one search."""
+    live = position.hands[0] | position.hands[1] | position.hands[2] | position.trick_mask
+    hand = position.hands[mover]
+    by_representative: dict[int, int] = {}
+    values = {}
+    for card in position.legal_cards():
+        representative = int(k.representative_of(card, hand, live))
+        if representative not in by_representative:
+            child = position.play(representative)
+            gained = _points_to(position, child, mover)
+            by_representative[representative] = gained + search.value(
+                child, mover, [0, max(best - gained, 0)]
+            )
+        values[card] = by_representative[representative]
+    return values
+
+
+def _optimal_line(search: _Search, position: Position, seat: int, value: int) -> list[Card]:
+    """One line to the end: ``seat`` keeps its value, the others hold it there."""
+    line = []
+    while not position.is_terminal:
+        mover = position.to_move
+        for card in position.legal_cards():
+            child = position.play(card)
+            gained = _points_to(position, child, seat)
+            if mover == seat:
+                keeps = search.wins_at_least(child, seat, value - gained)
+            else:
+                keeps = not search.wins_at_least(child, seat, value - gained + 1)
+            if keeps:
+                break
+        line.append(card)
+        value -= gained
+        position = child
+    return line
+
+
+def _points_to(before: Position, after: Position, seat: int) -> int:
+    return after.taken[seat] - before.taken[seat]
