@@ -1,0 +1,29 @@
+"""Coins (a three-player trick-taking game by Mark Steere): rules, positions and solvers.
+
+>>> from solver import Position, solve
+>>> result = solve(Position.parse("7...2 K.3.. J.6.. 0 - 0,1,0"))
+>>> result.guaranteed
+[0, 0, 2]
+"""
+
+from .cards import COINS_MASK, SUIT_MASKS, Card, cards_in, format_hand, parse_hand
+from .errors import CoinsError, IllegalMoveError, NotationError, PositionError
+from .paranoid import SolveResult, TranspositionTable, solve
+from .position import Position
+
+__all__ = [
+    "COINS_MASK",
+    "SUIT_MASKS",
+    "Card",
+    "CoinsError",
+    "IllegalMoveError",
+    "NotationError",
+    "Position",
+    "PositionError",
+    "SolveResult",
+    "TranspositionTable",
+    "cards_in",
+    "format_hand",
+    "parse_hand",
+    "solve",
+]

@@ -23,7 +23,7 @@ import numpy as np
 
 from .cards import COINS_MASK
 
-JIT_OPTIONS = dict(cache=True, nogil=True)
+JIT_OPTIONS = dict(cache=True)
 njit = numba.njit(**JIT_OPTIONS)
 
 # single bit -> index, via 2**i mod 67 being distinct for i < 64
@@ -47,6 +47,9 @@ BUCKET = 4  # transposition-table entries probed per key
 
 # search outcome codes
 FALSE, TRUE, ABORTED = 0, 1, -1
+
+# option bits for paranoid_search (tests turn the speed-ups off to check them)
+NO_TABLE, NO_EQUIVALENCE = 1, 2
 
 # stats slots
 STAT_NODES, STAT_TT_HITS, STAT_TT_STORES = 0, 1, 2
@@ -194,6 +197,7 @@ def paranoid_search(
     stats,
     max_nodes,
     deadline,
+    options,
 ):
     """Can ``seat`` win at least ``need`` more points against the other two?
 
@@ -267,16 +271,16 @@ def paranoid_search(
             lead = leaders[ply]
             mover = (lead + nt) % 3
             hint = -1
-            if nt == 0:
-                if h0 & (h0 - 1) == 0:  # one card each: the last trick
-                    c0 = bit_index(hands[ply, lead])
-                    c1 = bit_index(hands[ply, (lead + 1) % 3])
-                    c2 = bit_index(hands[ply, (lead + 2) % 3])
-                    winner = (lead + trick_winner(c0, c1, c2)) % 3
-                    won = coin_count(c0) + coin_count(c1) + coin_count(c2) if winner == seat else 0
-                    result = TRUE if won >= target else FALSE
-                    entering = False
-                    continue
+            if nt == 0 and h0 & (h0 - 1) == 0:  # one card each: the last trick
+                c0 = bit_index(hands[ply, lead])
+                c1 = bit_index(hands[ply, (lead + 1) % 3])
+                c2 = bit_index(hands[ply, (lead + 2) % 3])
+                winner = (lead + trick_winner(c0, c1, c2)) % 3
+                won = coin_count(c0) + coin_count(c1) + coin_count(c2) if winner == seat else 0
+                result = TRUE if won >= target else FALSE
+                entering = False
+                continue
+            if nt == 0 and not options & NO_TABLE:
                 key0 = h0 | (lead << 48) | (seat << 50)
                 hkey = hashes[ply] ^ _ZOBRIST_LEADER[lead] ^ _ZOBRIST_SEAT[seat]
                 index = hkey & table_mask
@@ -312,9 +316,9 @@ def paranoid_search(
                     hint = tt_moves[slot]
                 tt_slot[ply] = slot
             hand = hands[ply, mover]
-            n = move_representatives(hand, live, moves[ply])
-            if hint >= 0:
-                hint = representative_of(hint, hand, live) if hand >> hint & 1 else -1
+            n = move_representatives(hand, 0 if options & NO_EQUIVALENCE else live, moves[ply])
+            if hint >= 0 and hand >> hint & 1 == 0:
+                hint = -1
             _order_moves(ply, mover, seat, hands, trick_cards, nt, moves, n, hint, history)
             n_moves[ply] = n
             move_index[ply] = 0

@@ -53,8 +53,15 @@ class TranspositionTable:
 class _Search:
     """Runs boolean searches on one position, counting nodes against a budget."""
 
-    def __init__(self, table: TranspositionTable, max_nodes: int | None, deadline: float | None):
+    def __init__(
+        self,
+        table: TranspositionTable,
+        max_nodes: int | None,
+        deadline: float | None,
+        options: int = 0,
+    ):
         self.table = table
+        self.options = options
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.history = np.zeros((2, 48), dtype=np.int64)
@@ -87,6 +94,7 @@ class _Search:
             self.stats,
             budget,
             self.deadline or 0.0,
+            self.options,
         )
         if outcome == k.ABORTED:
             raise BudgetExhausted
@@ -164,6 +172,8 @@ def solve(
     card_values: bool = True,
     line: bool = True,
     table: TranspositionTable | None = None,
+    use_table: bool = True,
+    equivalence: bool = True,
 ) -> SolveResult:
     """Solve ``position`` open-handed for the guaranteed value of each seat in ``seats``.
 
@@ -172,7 +182,9 @@ def solve(
     turn these off with ``card_values=False`` / ``line=False`` when only the
     values are wanted. ``max_nodes`` and ``time_limit`` (seconds) bound the
     work; when either runs out the result is not exact and carries the proven
-    interval per seat instead of a guess.
+    interval per seat instead of a guess. ``table`` lends a transposition
+    table of your own size (default: one shared 64 MiB table); ``use_table``
+    and ``equivalence`` turn those speed-ups off, for tests and measurements.
     """
     if isinstance(position, str):
         position = Position.parse(position)
@@ -185,7 +197,8 @@ def solve(
         raise CoinsError(f"time_limit must be positive seconds, not {time_limit}")
     start = time.perf_counter()
     deadline = start + time_limit if time_limit is not None else None
-    search = _Search(table or _default_table(), max_nodes, deadline)
+    options = (0 if use_table else k.NO_TABLE) | (0 if equivalence else k.NO_EQUIVALENCE)
+    search = _Search(table or _default_table(), max_nodes, deadline, options)
 
     coins = position.coins_left
     work: list[list[int] | None] = [[0, coins] if s in seats else None for s in range(SEATS)]
