@@ -144,6 +144,42 @@ def _tt_find(tt_keys, key0, key1, key2, index):
 
 
 @njit
+def possible_winners(lead_card, card, third_hand):
+    """Who can still win a trick whose first two cards are ``lead_card`` and
+    ``card``, whatever the third player holds: bit 0 the leader, bit 1 the
+    second player, bit 2 the third player."""
+    lead_suit = lead_card // 12
+    suit = card // 12
+    if lead_suit == suit:
+        # two of a suit: the higher wins unless the third plays that suit higher
+        top = max(lead_card, card)
+        winners = 1 if lead_card > card else 2
+        if third_hand & _SUIT_MASKS[suit] & ~((2 << top) - 1):
+            winners |= 4
+        return winners
+    winners = 0
+    for third_suit in range(4):
+        held = third_hand & _SUIT_MASKS[third_suit]
+        if held == 0:
+            continue
+        if third_suit == lead_suit or third_suit == suit:
+            mine = lead_card if third_suit == lead_suit else card
+            if held & ~((2 << mine) - 1):
+                winners |= 4  # a higher card of the pair's suit wins
+            if held & ((1 << mine) - 1):
+                winners |= 1 if third_suit == lead_suit else 2
+        else:
+            winning_suit = (7 - lead_suit - suit - third_suit) & 3
+            if winning_suit == lead_suit:
+                winners |= 1
+            elif winning_suit == suit:
+                winners |= 2
+            else:
+                winners |= 4
+    return winners
+
+
+@njit
 def _order_moves(ply, mover, seat, stack_hands, trick_cards, n_trick, moves, n, hint, history):
     """Sort ``moves[ply, :n]`` best first for the mover.
 
@@ -155,7 +191,7 @@ def _order_moves(ply, mover, seat, stack_hands, trick_cards, n_trick, moves, n, 
     maximizing = mover == seat
     for i in range(n):
         card = moves[ply, i]
-        score = history[1 if maximizing else 0, card]
+        score = history[((mover - seat) % 3) * 3 + n_trick, card]
         if n_trick == 2:
             c0 = trick_cards[ply, 0]
             c1 = trick_cards[ply, 1]
@@ -166,6 +202,24 @@ def _order_moves(ply, mover, seat, stack_hands, trick_cards, n_trick, moves, n, 
                 outcome = 1 + points if seat_wins else -coin_count(card)
             else:
                 outcome = -1 - points if seat_wins else coin_count(card)
+            score += outcome << 40
+        elif n_trick == 1:
+            # does the trick's outcome for seat p no longer depend on the third card?
+            lead_card = trick_cards[ply, 0]
+            third = (mover + 1) % 3
+            winners = possible_winners(lead_card, card, stack_hands[ply, third])
+            seat_bit = 1 << ((seat - mover + 1) % 3)  # seat p as leader (1), mover (2), third (4)
+            if third == seat:
+                seat_can_win = winners & seat_bit != 0
+                seat_must_win = winners == seat_bit
+            else:  # the third player is the pair's: it decides
+                seat_can_win = winners == seat_bit
+                seat_must_win = seat_can_win
+            points = coin_count(lead_card) + coin_count(card)
+            if maximizing:
+                outcome = 1 + points if seat_must_win else (0 if seat_can_win else -coin_count(card))
+            else:
+                outcome = -1 - points if seat_can_win else coin_count(card)
             score += outcome << 40
         if card == hint:
             score += 1 << 50
@@ -346,8 +400,9 @@ def paranoid_search(
             maximizing = mover == seat
             card = moves[ply, move_index[ply]]
             if (result == TRUE) == maximizing:
+                stats[3 + (1 if maximizing else 0) * 6 + n_trick[ply] * 2 + (0 if move_index[ply] == 0 else 1)] += 1
                 # cutoff: this card decides the node
-                history[1 if maximizing else 0, card] += 1 + popcount(hands[ply, mover])
+                history[((mover - seat) % 3) * 3 + n_trick[ply], card] += 1 + popcount(hands[ply, mover])
                 if tt_slot[ply] >= 0:
                     tt_moves[tt_slot[ply]] = card
                 continue

@@ -64,7 +64,7 @@ class _Search:
         self.options = options
         self.max_nodes = max_nodes
         self.deadline = deadline
-        self.history = np.zeros((2, 48), dtype=np.int64)
+        self.history = np.zeros((9, 48), dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
 
     @property
