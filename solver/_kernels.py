@@ -9,9 +9,12 @@ in other files. All of it also runs as plain Python under
 The search is a boolean ("can seat p win at least ``need`` more points?")
 alpha-beta over cards, written with explicit per-ply arrays instead of
 recursion, as DDS does: it keeps the kernel cache-safe and lets the caller
-stop it after a node or time budget. Its transposition table, keyed at trick
-boundaries on the cards each seat holds, the leader and the seat p, stores a
-lower and an upper bound on p's points from there to the end of the hand.
+stop it after a node or time budget. Its transposition table stores, at trick
+boundaries, a lower and an upper bound on p's points from there to the end
+of the hand. The key is relative: each suit's live cards are renumbered
+0, 1, 2 ... from the lowest, because only the order of live cards within a
+suit (and which suit is Coins) decides tricks, so positions that differ only
+in which low cards are gone share one entry.
 """
 
 from __future__ import annotations
@@ -34,12 +37,20 @@ del _i
 
 _SUIT_MASKS = np.array([0xFFF << (12 * s) for s in range(4)], dtype=np.int64)
 
-# Zobrist keys: one per (seat, card), per leader and per searching seat.
-_rng = np.random.default_rng(0x5EED_C015)
-_ZOBRIST = _rng.integers(1, 2**62, size=(3, 48), dtype=np.int64)
-_ZOBRIST_LEADER = _rng.integers(1, 2**62, size=3, dtype=np.int64)
-_ZOBRIST_SEAT = _rng.integers(1, 2**62, size=3, dtype=np.int64)
-del _rng
+# Compressing a suit's cards to their ranks among the live cards of the suit
+# (a software "parallel bit extract") goes six bits at a time through a table.
+_POP6 = np.array([bin(i).count("1") for i in range(64)], dtype=np.int64)
+_EXTRACT6 = np.zeros((64, 64), dtype=np.int64)
+for _live in range(64):
+    for _held in range(64):
+        _out, _k = 0, 0
+        for _b in range(6):
+            if _live >> _b & 1:
+                if _held >> _b & 1:
+                    _out |= 1 << _k
+                _k += 1
+        _EXTRACT6[_live, _held] = _out
+del _live, _held, _out, _k, _b
 
 MAX_PLY = 50  # 48 cards, plus the root and one spare
 MAX_MOVES = 16
@@ -51,8 +62,10 @@ FALSE, TRUE, ABORTED = 0, 1, -1
 # option bits for paranoid_search (tests turn the speed-ups off to check them)
 NO_TABLE, NO_EQUIVALENCE = 1, 2
 
-# stats slots
-STAT_NODES, STAT_TT_HITS, STAT_TT_STORES = 0, 1, 2
+# stats slots: nodes, table hits and stores, then cutoffs counted by
+# [searching seat or pair][cards already in the trick][first card or later]
+STAT_NODES, STAT_TT_HITS, STAT_TT_STORES, STAT_CUTOFFS = 0, 1, 2, 3
+STAT_SIZE = STAT_CUTOFFS + 12
 
 
 @njit
@@ -136,11 +149,60 @@ def representative_of(card, hand, live):
 
 
 @njit
-def _tt_find(tt_keys, key0, key1, key2, index):
-    for slot in range(index, index + BUCKET):
-        if tt_keys[slot, 0] == key0 and tt_keys[slot, 1] == key1 and tt_keys[slot, 2] == key2:
-            return slot
-    return -1
+def _extract(held, live):
+    """``held``'s cards renumbered by rank among the 12-bit ``live`` set."""
+    low = _EXTRACT6[live & 63, held & 63]
+    return low | (_EXTRACT6[live >> 6, (held >> 6) & 63] << _POP6[live & 63])
+
+
+@njit
+def relative_key(h0, h1, live, leader, seat):
+    """Two words that name a trick-boundary position up to rank renumbering.
+
+    Per suit: how many live cards (4 bits) and which of them seats 0 and 1
+    hold (12 bits each); seat 2 holds the rest. Suits C, O go in the first
+    word, S, B in the second with the leader and the searching seat.
+    """
+    word_a = 0
+    word_b = (leader << 56) | (seat << 58)
+    for suit in range(4):
+        suit_live = (live >> (12 * suit)) & 0xFFF
+        part = _POP6[suit_live & 63] + _POP6[suit_live >> 6]
+        part |= _extract((h0 >> (12 * suit)) & 0xFFF, suit_live) << 4
+        part |= _extract((h1 >> (12 * suit)) & 0xFFF, suit_live) << 16
+        if suit < 2:
+            word_a |= part << (28 * suit)
+        else:
+            word_b |= part << (28 * (suit - 2))
+    return word_a, word_b
+
+
+@njit
+def _key_index(key_a, key_b, table_mask):
+    """Bucket start for a key: products of 28-bit pieces (no int64 overflow)."""
+    h = (key_a & 0xFFFFFFF) * 0x9E3779B1
+    h ^= (key_a >> 28) * 0x85EBCA77
+    h ^= (key_b & 0xFFFFFFF) * 0xC2B2AE3D
+    h ^= (key_b >> 28) * 0x27D4EB2F
+    h ^= h >> 31
+    return h & table_mask
+
+
+@njit
+def _relative_card(card, live):
+    """A card as suit * 16 + its rank among the live cards of its suit."""
+    suit = card // 12
+    below = live & _SUIT_MASKS[suit] & ((1 << card) - 1)
+    return suit * 16 + popcount(below)
+
+
+@njit
+def _absolute_card(relative, live):
+    """The live card that ``_relative_card`` named ``relative``."""
+    rest = live & _SUIT_MASKS[relative // 16]
+    for _ in range(relative % 16):
+        rest &= rest - 1
+    return bit_index(rest & -rest) if rest else -1
 
 
 @njit
@@ -245,6 +307,7 @@ def paranoid_search(
     trick0,
     n_trick0,
     tt_keys,
+    tt_depth,
     tt_bounds,
     tt_moves,
     history,
@@ -265,19 +328,12 @@ def paranoid_search(
     n_trick = np.empty(MAX_PLY, dtype=np.int64)
     trick_cards = np.empty((MAX_PLY, 2), dtype=np.int64)
     needs = np.empty(MAX_PLY, dtype=np.int64)
-    hashes = np.empty(MAX_PLY, dtype=np.int64)
     moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
     n_moves = np.empty(MAX_PLY, dtype=np.int64)
     move_index = np.empty(MAX_PLY, dtype=np.int64)
     tt_slot = np.empty(MAX_PLY, dtype=np.int64)  # -1: not a stored (expanded boundary) node
+    tt_key = np.empty((MAX_PLY, 2), dtype=np.int64)
 
-    hash0 = 0
-    for s in range(3):
-        rest = hands0[s]
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            hash0 ^= _ZOBRIST[s, bit_index(low)]
     for s in range(3):
         hands[0, s] = hands0[s]
     leaders[0] = leader0
@@ -285,7 +341,6 @@ def paranoid_search(
     trick_cards[0, 0] = trick0[0]
     trick_cards[0, 1] = trick0[1]
     needs[0] = need
-    hashes[0] = hash0
 
     table_mask = tt_keys.shape[0] - BUCKET
     nodes = 0
@@ -335,25 +390,22 @@ def paranoid_search(
                 entering = False
                 continue
             if nt == 0 and not options & NO_TABLE:
-                key0 = h0 | (lead << 48) | (seat << 50)
-                hkey = hashes[ply] ^ _ZOBRIST_LEADER[lead] ^ _ZOBRIST_SEAT[seat]
-                index = hkey & table_mask
-                slot = _tt_find(tt_keys, key0, h1, h2, index)
+                key_a, key_b = relative_key(h0, h1, live, lead, seat)
+                index = _key_index(key_a, key_b, table_mask)
+                slot = -1
+                for candidate in range(index, index + BUCKET):
+                    if tt_keys[candidate, 0] == key_a and tt_keys[candidate, 1] == key_b:
+                        slot = candidate
+                        break
                 if slot < 0:
-                    # replace the entry with the fewest cards left in the bucket
+                    # take an empty entry, else the one with the fewest cards left
                     slot = index
-                    fewest = 99
                     for candidate in range(index, index + BUCKET):
-                        if tt_keys[candidate, 0] == 0:
+                        if tt_depth[candidate] < tt_depth[slot]:
                             slot = candidate
-                            break
-                        left = popcount(tt_keys[candidate, 0] & 0xFFFFFFFFFFFF)
-                        if left < fewest:
-                            fewest = left
-                            slot = candidate
-                    tt_keys[slot, 0] = key0
-                    tt_keys[slot, 1] = h1
-                    tt_keys[slot, 2] = h2
+                    tt_keys[slot, 0] = key_a
+                    tt_keys[slot, 1] = key_b
+                    tt_depth[slot] = popcount(live)
                     tt_bounds[slot, 0] = 0
                     tt_bounds[slot, 1] = 12
                     tt_moves[slot] = -1
@@ -367,8 +419,11 @@ def paranoid_search(
                         result = FALSE
                         entering = False
                         continue
-                    hint = tt_moves[slot]
+                    if tt_moves[slot] >= 0:
+                        hint = _absolute_card(tt_moves[slot], live)
                 tt_slot[ply] = slot
+                tt_key[ply, 0] = key_a
+                tt_key[ply, 1] = key_b
             hand = hands[ply, mover]
             n = move_representatives(hand, 0 if options & NO_EQUIVALENCE else live, moves[ply])
             if hint >= 0 and hand >> hint & 1 == 0:
@@ -381,11 +436,7 @@ def paranoid_search(
             slot = tt_slot[ply]
             if slot >= 0:
                 # the entry may have been replaced meanwhile: check the key again
-                if (
-                    tt_keys[slot, 1] == hands[ply, 1]
-                    and tt_keys[slot, 2] == hands[ply, 2]
-                    and tt_keys[slot, 0] == hands[ply, 0] | (leaders[ply] << 48) | (seat << 50)
-                ):
+                if tt_keys[slot, 0] == tt_key[ply, 0] and tt_keys[slot, 1] == tt_key[ply, 1]:
                     stats[STAT_TT_STORES] += 1
                     if result == TRUE:
                         if needs[ply] > tt_bounds[slot, 0]:
@@ -400,11 +451,14 @@ def paranoid_search(
             maximizing = mover == seat
             card = moves[ply, move_index[ply]]
             if (result == TRUE) == maximizing:
-                stats[3 + (1 if maximizing else 0) * 6 + n_trick[ply] * 2 + (0 if move_index[ply] == 0 else 1)] += 1
                 # cutoff: this card decides the node
+                stats[
+                    STAT_CUTOFFS + 6 * maximizing + 2 * n_trick[ply] + (move_index[ply] > 0)
+                ] += 1
                 history[((mover - seat) % 3) * 3 + n_trick[ply], card] += 1 + popcount(hands[ply, mover])
                 if tt_slot[ply] >= 0:
-                    tt_moves[tt_slot[ply]] = card
+                    live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
+                    tt_moves[tt_slot[ply]] = _relative_card(card, live)
                 continue
             move_index[ply] += 1
             if move_index[ply] >= n_moves[ply]:
@@ -420,7 +474,6 @@ def paranoid_search(
         for s in range(3):
             hands[child, s] = hands[ply, s]
         hands[child, mover] ^= 1 << card
-        hashes[child] = hashes[ply] ^ _ZOBRIST[mover, card]
         if nt < 2:
             leaders[child] = lead
             n_trick[child] = nt + 1

@@ -19,7 +19,7 @@ from .errors import CoinsError
 from .position import Position
 
 DEFAULT_TT_MB = 64
-_ENTRY_BYTES = 3 * 8 + 2 + 1  # key, two bounds, best card
+_ENTRY_BYTES = 2 * 8 + 1 + 2 + 1  # key, cards left, two bounds, best card
 
 
 class BudgetExhausted(Exception):
@@ -38,7 +38,8 @@ class TranspositionTable:
             raise CoinsError(f"transposition table size must be positive, not {megabytes} MiB")
         entries = int(megabytes * 2**20 / _ENTRY_BYTES)
         size = 1 << max(entries.bit_length() - 1, 4)
-        self.keys = np.zeros((size, 3), dtype=np.int64)
+        self.keys = np.zeros((size, 2), dtype=np.int64)
+        self.depth = np.full(size, -1, dtype=np.int8)
         self.bounds = np.zeros((size, 2), dtype=np.int8)
         self.moves = np.zeros(size, dtype=np.int8)
 
@@ -48,6 +49,7 @@ class TranspositionTable:
 
     def clear(self) -> None:
         self.keys[:] = 0
+        self.depth[:] = -1
 
 
 class _Search:
@@ -65,7 +67,7 @@ class _Search:
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.history = np.zeros((9, 48), dtype=np.int64)
-        self.stats = np.zeros(3, dtype=np.int64)
+        self.stats = np.zeros(k.STAT_SIZE, dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -88,6 +90,7 @@ class _Search:
             trick,
             len(position.trick),
             self.table.keys,
+            self.table.depth,
             self.table.bounds,
             self.table.moves,
             self.history,
