@@ -1,0 +1,1 @@
+"""The ``coins`` command line: a thin layer over ``solver`` (see ``coins.cli``)."""

@@ -1,0 +1,119 @@
+"""coins: solve and deal positions of Coins, Mark Steere's three-player trick-taking game.
+
+Positions are written in the notation of RULES.md, e.g.
+"J9.J4..52 .K75.6.N8 A753.8.5. 0 -" (hands of seats 0, 1, 2 by suit
+Cups.Coins.Swords.Clubs, the leader, the trick on the table, points taken).
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import sys
+
+from rich.console import Console
+
+from solver import CoinsError, Position, solve
+from solver.compiled import COMPILE_SECONDS, is_compiled
+
+from . import render
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error on one line (exit status 2)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (try: {self.prog} --help)\n")
+
+
+def solve_command(args: argparse.Namespace) -> None:
+    """Solve a position open-handed: each seat's guaranteed value, the mover's card values
+    and an optimal line.
+
+    A seat's guaranteed value is the most Coins it can be sure to win from the
+    position to the end of the hand when the other two play together against
+    it. The search is exact unless --max-nodes or --time-limit stops it; then
+    the output says so and gives the proven interval instead.
+    """
+    position = Position.parse(" ".join(args.position))
+    if not is_compiled():
+        print(
+            f"compiling the solver (first run only, about {COMPILE_SECONDS} s)...",
+            file=sys.stderr,
+            flush=True,
+        )
+    seats = (0, 1, 2) if args.seat is None else (args.seat,)
+    result = solve(position, seats, args.max_nodes, args.time_limit)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        Console().print(render.solve_report(result))
+
+
+def deal_command(args: argparse.Namespace) -> None:
+    """Print a random position: a full deal, or with --cards K a K-card-per-hand ending.
+
+    The same --seed always gives the same position.
+    """
+    print(Position.random(args.seed, args.cards, args.leader))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="coins", description=__doc__)
+    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+
+    def add(name, function):
+        description = inspect.cleandoc(function.__doc__)
+        summary = description.partition("\n\n")[0]
+        command = commands.add_parser(
+            name, help=" ".join(summary.split()), description=description,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        command.set_defaults(run=function)
+        return command
+
+    solve_parser = add("solve", solve_command)
+    solve_parser.add_argument(
+        "position", nargs="+", metavar="POSITION",
+        help='the position, quoted ("AK9.N32.75.J84 ... 0 -") or as separate words',
+    )
+    solve_parser.add_argument(
+        "--seat", type=int, choices=(0, 1, 2),
+        help="solve only this seat's guaranteed value (the mover's card values still come)",
+    )
+    solve_parser.add_argument("--max-nodes", type=int, metavar="N", help="stop after N nodes")
+    solve_parser.add_argument(
+        "--time-limit", type=float, metavar="SEC", help="stop after SEC seconds"
+    )
+    solve_parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of tables"
+    )
+
+    deal_parser = add("deal", deal_command)
+    deal_parser.add_argument("--seed", type=int, help="random seed (default: a new deal each time)")
+    deal_parser.add_argument(
+        "--cards", type=int, default=16, metavar="K", help="cards per hand, 0-16 (default 16)"
+    )
+    deal_parser.add_argument(
+        "--leader", type=int, default=0, metavar="L", help="the seat to lead, 0-2 (default 0)"
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for bad input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit:  # argparse: --help (0) or a usage error (2)
+        return exit.code
+    try:
+        args.run(args)
+    except CoinsError as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{parser.prog}: interrupted", file=sys.stderr)
+        return 130
+    return 0

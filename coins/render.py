@@ -1,0 +1,178 @@
+"""Rich renderables for positions, cards and solver results, shared by the CLI commands.
+
+Colours follow the Spanish deck (Cups red, Coins gold, Swords blue, Clubs
+green) but never carry meaning alone: every card keeps its suit letter and
+every hand column is headed by its suit, so the output reads the same with
+``NO_COLOR`` or through a pipe. Markers are plain ASCII for the same reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from solver.cards import RANK_LETTERS, RANKS_PER_SUIT, SEATS, SUIT_LETTERS, SUIT_NAMES, Card
+from solver.paranoid import SolveResult
+from solver.position import Position
+
+SUIT_STYLES = ("red", "yellow", "blue", "green")
+OPTIMAL_MARK = "*"
+
+
+def card_text(card: Card) -> Text:
+    """``AO`` in its suit's colour."""
+    return Text(str(card), style=SUIT_STYLES[card.suit])
+
+
+def cards_text(cards: Sequence[Card], separator: str = " ") -> Text:
+    return Text(separator).join(card_text(card) for card in cards)
+
+
+def suit_heading(suit: int) -> Text:
+    """Column heading for a suit: its letter and name, e.g. ``O Coins``."""
+    return Text(f"{SUIT_LETTERS[suit]} {SUIT_NAMES[suit]}", style=f"bold {SUIT_STYLES[suit]}")
+
+
+def ranks_text(hand: int, suit: int) -> Text:
+    """The ranks ``hand`` holds in ``suit``, high to low (``A K 9``), or ``-``."""
+    ranks = (hand >> (suit * RANKS_PER_SUIT)) & 0xFFF
+    letters = [RANK_LETTERS[r] for r in range(RANKS_PER_SUIT - 1, -1, -1) if ranks >> r & 1]
+    return Text(" ".join(letters) or "-", style=SUIT_STYLES[suit])
+
+
+def hands_table(
+    position: Position, extra: Mapping[str, Sequence[RenderableType]] | None = None
+) -> Table:
+    """One row per seat, one column per suit; ``extra`` adds columns (heading ->
+    one cell per seat), e.g. points taken or values."""
+    extra = extra or {}
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table.add_column("seat")
+    for suit in range(len(SUIT_LETTERS)):
+        table.add_column(suit_heading(suit))
+    for heading in extra:
+        table.add_column(heading, justify="right")
+    for seat in range(SEATS):
+        label = f"{seat} to move" if seat == position.to_move and not position.is_terminal else str(seat)
+        suits = [ranks_text(position.hands[seat], suit) for suit in range(len(SUIT_LETTERS))]
+        table.add_row(label, *suits, *(cells[seat] for cells in extra.values()))
+    return table
+
+
+def trick_text(position: Position) -> Text:
+    """The cards on the table and who led them, or who leads next."""
+    if not position.trick:
+        return Text(f"Trick: none on the table, seat {position.leader} leads.")
+    return Text.assemble(
+        "Trick: ", cards_text(position.trick), f" (seat {position.leader} led)."
+    )
+
+
+def value_text(result: SolveResult, seat: int) -> str:
+    """A seat's guaranteed value, its proven interval ``low-high`` when the
+    search stopped short, or ``-`` when the seat was not asked."""
+    if result.guaranteed[seat] is not None:
+        return str(result.guaranteed[seat])
+    if result.bounds[seat] is not None:
+        low, high = result.bounds[seat]
+        return f"{low}-{high}"
+    return "-"
+
+
+def card_values_table(card_values: Mapping[Card, int], optimal: Sequence[Card]) -> Table:
+    """The mover's cards by suit, high to low, each with its value; optimal ones marked."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    columns: list[list[Text]] = [[] for _ in SUIT_LETTERS]
+    for card in sorted(card_values, key=lambda c: (c.suit, -c.rank)):
+        mark = f" {OPTIMAL_MARK}" if card in optimal else ""
+        columns[card.suit].append(
+            Text.assemble(card_text(card), f" {card_values[card]}{mark}")
+        )
+    for suit, cells in enumerate(columns):
+        if cells:
+            table.add_column(suit_heading(suit))
+    table.add_row(*(Text("\n").join(cells) for cells in columns if cells))
+    return table
+
+
+def line_table(position: Position, line: Sequence[Card]) -> Table:
+    """``line`` played out from ``position``, one row per trick with its winner
+    and points; cards already on the table start the first row, dimmed."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for heading in ("trick", "cards (seat:card)", "winner", "coins"):
+        table.add_column(heading, justify="right" if heading != "cards (seat:card)" else "left")
+    played = [
+        Text.assemble(f"{(position.leader + i) % SEATS}:", card_text(card), style="dim")
+        for i, card in enumerate(position.trick)
+    ]
+    for card in line:
+        seat = position.to_move
+        after = position.play(card)
+        played.append(Text.assemble(f"{seat}:", card_text(card)))
+        if not after.trick:  # the trick is complete and resolved
+            winner = after.leader
+            points = after.taken[winner] - position.taken[winner]
+            table.add_row(str(table.row_count + 1), Text("  ").join(played), str(winner), str(points))
+            played = []
+        position = after
+    if played:  # a line that stops mid-trick
+        table.add_row(str(table.row_count + 1), Text("  ").join(played), "", "")
+    return table
+
+
+def solve_report(result: SolveResult) -> Group:
+    """Everything ``coins solve`` shows for people: hands, values, card values, line."""
+    position = result.position
+    mover = position.to_move
+    parts: list[RenderableType] = [
+        Text.assemble(("Position ", "bold"), str(position)),
+        Text(""),
+        hands_table(
+            position,
+            {
+                "taken": [str(t) for t in position.taken],
+                "guaranteed": [value_text(result, seat) for seat in range(SEATS)],
+            },
+        ),
+        Text(""),
+        trick_text(position),
+        Text("Guaranteed: Coins sure to be won from here on against the other two.", style="dim"),
+    ]
+    if not result.exact:
+        parts.append(
+            Text("Not exact: the search hit its node or time limit; low-high is the proven interval.",
+                 style="bold")
+        )
+        if not result.card_values and not position.is_terminal:
+            parts.append(Text("Card values and the optimal line were not reached.", style="bold"))
+    if position.is_terminal:
+        parts.append(Text("The hand is over."))
+    if result.card_values:
+        parts += [
+            Text(""),
+            Text(
+                f"Seat {mover}'s cards and their values ({OPTIMAL_MARK} optimal: keeps the "
+                "guaranteed value)",
+                style="bold",
+            ),
+            card_values_table(result.card_values, result.optimal),
+        ]
+    if result.line:
+        parts += [
+            Text(""),
+            Text(
+                f"Optimal line: seat {mover} keeps its value, the others play against it",
+                style="bold",
+            ),
+            line_table(position, result.line),
+        ]
+    parts += [
+        Text(""),
+        Text(f"{'exact' if result.exact else 'not exact'}, {result.nodes:,} nodes, "
+             f"{result.seconds:.2f} s", style="dim"),
+    ]
+    return Group(*parts)

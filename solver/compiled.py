@@ -1,0 +1,63 @@
+"""Whether the compiled kernels are ready, so frontends can warn before the first compile.
+
+Numba compiles the kernels on their first call and caches the machine code
+on disk (``cache=True``, in ``__pycache__`` next to ``_kernels.py`` or in
+``NUMBA_CACHE_DIR``). The first solve after an install, or after the kernels
+change, pays for that compile; every later process loads the cache. Rather
+than guess from file names, ``is_compiled`` asks each kernel's own cache
+whether it holds an entry Numba would load: same Numba version, same source
+file stamp, same bytecode and this machine's CPU.
+"""
+
+from __future__ import annotations
+
+import time
+
+from numba.core.dispatcher import Dispatcher
+
+from . import _kernels
+from .paranoid import solve
+
+# Seconds a cold compile of SOLVE_KERNELS took on the 2-core development
+# machine; ``python -m benchmarks.solver`` measures it again (its "compile" line).
+COMPILE_SECONDS = 3
+
+# The kernels ``solve`` calls from Python; the ones they call are compiled
+# into them and come back from the cache with them.
+SOLVE_KERNELS = (_kernels.paranoid_search, _kernels.representative_of)
+
+# A small position whose solve goes through every kernel (values, card values, line).
+_WARM_UP_POSITION = "7...2 K.3.. J.6.. 0 - 0,1,0"
+
+
+def is_compiled(kernels=SOLVE_KERNELS) -> bool:
+    """True when no kernel in ``kernels`` will compile on its next call.
+
+    That is, each one is compiled in this process already or has a cache
+    entry that Numba will load. Always True under ``NUMBA_DISABLE_JIT=1``,
+    where the kernels are plain Python.
+    """
+    return all(_kernel_ready(kernel) for kernel in kernels)
+
+
+def _kernel_ready(kernel) -> bool:
+    if not isinstance(kernel, Dispatcher):
+        return True
+    if kernel.overloads:
+        return True
+    # Numba has no public API for this; these are the calls its own cache
+    # lookup makes (Cache.load_overload), minus loading the machine code.
+    try:
+        cache = kernel._cache
+        index = cache._cache_file._load_index()  # {} when missing or stale
+        codegen = kernel.targetctx.codegen()
+        return any(key == cache._index_key(key[0], codegen) for key in index)
+    except AttributeError:  # a Numba whose internals moved: say "not compiled"
+        return False
+
+
+def warm_up() -> float:
+    """Compile the kernels (or load them from the cache); return the seconds it took."""
+    start = time.perf_counter()
+    solve(_WARM_UP_POSITION)
+    return time.perf_counter() - start
