@@ -1,7 +1,17 @@
 """Slow, obviously-correct solvers written straight from RULES.md.
 
-Full-width minimax over ``Position.play``: no pruning, no transposition table,
-no equivalence. The compiled solvers are held to these on small positions.
+Full-width minimax: no pruning, no transposition table, no equivalence of
+cards, no bit tricks. Hands are frozensets of card indices, tricks are
+resolved by ``solver.rules.trick_winner`` (itself checked against
+``tricks.jsonl``) and play follows RULES.md directly: the seat to move is
+``(leader + cards in trick) mod 3``, any card it holds may be played, a trick
+of three goes to its winner, who scores its Coins and leads next. This module
+does not call ``Position.play`` nor anything compiled, so it also checks
+those. The compiled solvers are held to it on small positions.
+
+The memo is keyed on the cards still held, the leader and the trick only:
+values count points from a position on, so the Coins already taken cannot
+enter them (RULES.md, "Values the solver reports").
 """
 
 from __future__ import annotations
@@ -9,26 +19,68 @@ from __future__ import annotations
 from functools import lru_cache
 
 from solver.position import Position
+from solver.rules import trick_points, trick_winner
+
+
+def _state(position: Position):
+    hands = tuple(frozenset(int(c) for c in position.hand(seat)) for seat in range(3))
+    return hands, position.leader, tuple(int(c) for c in position.trick)
+
+
+def _after(hands, leader, trick, card, seat):
+    """Play ``card`` for the seat to move: (hands, leader, trick, points to ``seat``)."""
+    mover = (leader + len(trick)) % 3
+    hands = tuple(h - {card} if s == mover else h for s, h in enumerate(hands))
+    trick = trick + (card,)
+    if len(trick) < 3:
+        return hands, leader, trick, 0
+    winner = (leader + trick_winner(trick)) % 3
+    return hands, winner, (), trick_points(trick) if winner == seat else 0
 
 
 @lru_cache(maxsize=None)
+def _guaranteed(hands, leader, trick, seat) -> int:
+    mover = (leader + len(trick)) % 3
+    if not hands[mover]:
+        return 0  # the hand is over
+    outcomes = []
+    for card in sorted(hands[mover]):
+        child_hands, child_leader, child_trick, gained = _after(hands, leader, trick, card, seat)
+        outcomes.append(gained + _guaranteed(child_hands, child_leader, child_trick, seat))
+    return max(outcomes) if mover == seat else min(outcomes)
+
+
 def guaranteed(position: Position, seat: int) -> int:
     """Points ``seat`` can be sure of against the other two playing together."""
-    if position.is_terminal:
-        return 0
-    outcomes = []
-    for card in position.legal_cards():
-        child = position.play(card)
-        gained = child.taken[seat] - position.taken[seat]
-        outcomes.append(gained + guaranteed(child, seat))
-    return max(outcomes) if position.to_move == seat else min(outcomes)
+    return _guaranteed(*_state(position), seat)
 
 
 def card_values(position: Position) -> dict:
-    """The mover's guaranteed value after each card it holds."""
+    """The mover's guaranteed value after each card it holds (keys: ``Card``)."""
+    hands, leader, trick = _state(position)
     mover = position.to_move
     values = {}
     for card in position.legal_cards():
-        child = position.play(card)
-        values[card] = child.taken[mover] - position.taken[mover] + guaranteed(child, mover)
+        child_hands, child_leader, child_trick, gained = _after(hands, leader, trick, int(card), mover)
+        values[card] = gained + _guaranteed(child_hands, child_leader, child_trick, mover)
     return values
+
+
+def points_along(position: Position, cards) -> list[int]:
+    """Points each seat wins while ``cards`` are played in order from ``position``
+    (raises if a card is not held by the seat to move)."""
+    hands, leader, trick = _state(position)
+    won = [0, 0, 0]
+    for card in cards:
+        mover = (leader + len(trick)) % 3
+        if int(card) not in hands[mover]:
+            raise ValueError(f"seat {mover} does not hold {card}")
+        for seat in range(3):
+            won[seat] += _after(hands, leader, trick, int(card), seat)[3]
+        hands, leader, trick, _ = _after(hands, leader, trick, int(card), 0)
+    return won
+
+
+def clear() -> None:
+    """Forget memoised values (to bound memory in long runs)."""
+    _guaranteed.cache_clear()
