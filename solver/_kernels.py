@@ -283,6 +283,13 @@ def _order_moves(ply, mover, seat, stack_hands, trick_cards, n_trick, moves, n, 
             else:
                 outcome = -1 - points if seat_can_win else coin_count(card)
             score += outcome << 40
+        elif maximizing:
+            score -= coin_count(card) << 40  # a Coin led is a Coin the pair can take
+        else:
+            seat_hand = stack_hands[ply, seat]
+            seat_above = seat_hand & _SUIT_MASKS[card // 12] & ~((2 << card) - 1)
+            if coin_count(card) and seat_above == 0:
+                score += 1 << 40  # a Coin seat p cannot overtake in its suit
         if card == hint:
             score += 1 << 50
         scores[i] = score - (card % 12)  # cheaper cards first among equals

@@ -103,13 +103,22 @@ class _Search:
             raise BudgetExhausted
         return outcome == k.TRUE
 
-    def value(self, position: Position, seat: int, bounds: list[int]) -> int:
-        """Narrow ``bounds`` ([low, high], updated in place) to the exact value."""
+    def value(self, position: Position, seat: int, bounds: list[int], first_test: int = 2) -> int:
+        """Narrow ``bounds`` ([low, high], updated in place) to the exact value.
+
+        Tests step up or down from ``first_test`` points: most guaranteed
+        values are 0-2, and on the benchmark suite starting at 2 searched
+        fewer nodes than stepping up from 1.
+        """
+        need = first_test
         while bounds[0] < bounds[1]:
-            if self.wins_at_least(position, seat, bounds[0] + 1):
-                bounds[0] += 1
+            need = min(max(need, bounds[0] + 1), bounds[1])
+            if self.wins_at_least(position, seat, need):
+                bounds[0] = need
+                need += 1
             else:
-                bounds[1] = bounds[0]
+                bounds[1] = need - 1
+                need -= 1
         return bounds[0]
 
 
