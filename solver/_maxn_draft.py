@@ -1,0 +1,463 @@
+"""Compiled equilibrium (max^n) search — draft module, to be merged into ``_kernels``.
+
+Everything here assumes valid input (``maxn.py`` validates first). It runs as
+plain Python under ``NUMBA_DISABLE_JIT=1`` too.
+
+The search finds the exact value vector of RULES.md: at every node the mover
+takes the card that maximises its own points from that node to the end of the
+hand, then the one that minimises the larger of its opponents' points (from
+that node on), then the first in index order. It is written with explicit
+per-ply arrays instead of recursion, like ``paranoid_search``.
+
+Speed-ups, each of which a test turns off (``options``) to check it:
+
+- Rank equivalence: cards of one suit in one hand with no live card between
+  them give the same result, so only the highest of each run is searched
+  (comparing the highest of two runs orders them as their lowest cards do:
+  runs of one hand never interleave, so the index-order tie-break is kept).
+- A transposition table at trick boundaries, keyed on the cards each seat
+  holds and the leader (values count points from the node on, so ``taken``
+  is no part of a position's value). An entry holds the exact vector, or a
+  lower bound on the leader's own points left by a pruned search.
+- Shallow pruning. The points left ``T`` are fixed, so once the mover ``q``
+  of a node is sure of ``L`` points, its parent's mover ``p`` (another seat)
+  gets at most ``T - L`` there (minus what the trick that led here gives the
+  others). When that is less than what ``p`` already has, or equal but losing
+  ``p``'s tie-break for every vector that reaches it, ``p`` never takes this
+  card and the node is left unfinished. Nothing pruned is returned as exact.
+- A node whose mover already has every point left is finished: its vector
+  ``(T for the mover, 0, 0)`` cannot change (only which card reaches it).
+- The root is always searched in full, so the card it picks follows the
+  tie-break; with ``ALL_CARDS`` every card's result at the root is exact.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+
+from ._kernels import (
+    BUCKET,
+    MAX_MOVES,
+    MAX_PLY,
+    bit_index,
+    coin_count,
+    move_representatives,
+    njit,
+    popcount,
+    trick_winner,
+)
+from .cards import COINS_MASK
+
+# Zobrist keys: one per (seat, card) and per leader (this module's own, so that
+# it depends only on the stable helpers of ``_kernels``)
+_rng = np.random.default_rng(0x3A11_5EED)
+_ZOBRIST = _rng.integers(1, 2**62, size=(3, 48), dtype=np.int64)
+_ZOBRIST_LEADER = _rng.integers(1, 2**62, size=3, dtype=np.int64)
+del _rng
+
+# outcome codes
+MAXN_DONE, MAXN_ABORTED = 1, -1
+
+# option bits (tests turn the speed-ups off to check them)
+MAXN_NO_TABLE, MAXN_NO_EQUIVALENCE, MAXN_NO_PRUNING, MAXN_ALL_CARDS = 1, 2, 4, 8
+
+# table entry kinds
+ENTRY_NONE, ENTRY_EXACT, ENTRY_LOWER = 0, 1, 2
+
+# stats slots (as in _kernels)
+STAT_NODES, STAT_TT_HITS, STAT_TT_STORES, STAT_PRUNED = 0, 1, 2, 3
+
+
+@njit
+def _prefers(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
+    """Does ``mover`` take vector a (by ``card_a``) over b (by ``card_b``)?"""
+    if mover == 0:
+        own_a, opp_a, own_b, opp_b = a0, max(a1, a2), b0, max(b1, b2)
+    elif mover == 1:
+        own_a, opp_a, own_b, opp_b = a1, max(a0, a2), b1, max(b0, b2)
+    else:
+        own_a, opp_a, own_b, opp_b = a2, max(a0, a1), b2, max(b0, b1)
+    if own_a != own_b:
+        return own_a > own_b
+    if opp_a != opp_b:
+        return opp_a < opp_b
+    return card_a < card_b
+
+
+@njit
+def _parent_rejects(ply, seat, lower, hands, leaders, n_trick, trick_cards, moves, move_index,
+                    best, best_card, totals):
+    """Will the parent of the node at ``ply`` never take it, once ``seat`` (that
+    node's mover) is sure of ``lower`` points from the node on?"""
+    parent = ply - 1
+    p = (leaders[parent] + n_trick[parent]) % 3
+    if p == seat or best[parent, p] < 0:
+        return False
+    card = moves[parent, move_index[parent]]
+    g0 = 0
+    g1 = 0
+    g2 = 0
+    if n_trick[parent] == 2:
+        c0 = trick_cards[parent, 0]
+        c1 = trick_cards[parent, 1]
+        winner = (leaders[parent] + trick_winner(c0, c1, card)) % 3
+        points = coin_count(c0) + coin_count(c1) + coin_count(card)
+        if winner == 0:
+            g0 = points
+        elif winner == 1:
+            g1 = points
+        else:
+            g2 = points
+    third = 3 - p - seat
+    gains_q = g0 if seat == 0 else (g1 if seat == 1 else g2)
+    gains_r = g0 if third == 0 else (g1 if third == 1 else g2)
+    q_least = lower + gains_q
+    r_least = gains_r
+    most = totals[parent] - q_least - r_least  # the most p can get through this card
+    have = best[parent, p]
+    if most < have:
+        return True
+    if most > have:
+        return False
+    # p would get exactly ``have`` only with q at q_least and r at r_least
+    opp = max(q_least, r_least)
+    if p == 0:
+        have_opp = max(best[parent, 1], best[parent, 2])
+    elif p == 1:
+        have_opp = max(best[parent, 0], best[parent, 2])
+    else:
+        have_opp = max(best[parent, 0], best[parent, 1])
+    if opp > have_opp:
+        return True
+    return opp == have_opp and best_card[parent] < card
+
+
+@njit
+def _order_maxn(ply, mover, trick_cards, n_trick, moves, n, hint, history):
+    """Sort ``moves[ply, :n]`` likely best first for the mover."""
+    scores = np.empty(MAX_MOVES, dtype=np.int64)
+    for i in range(n):
+        card = moves[ply, i]
+        score = history[n_trick, card]
+        if n_trick == 2:
+            c0 = trick_cards[ply, 0]
+            c1 = trick_cards[ply, 1]
+            points = coin_count(c0) + coin_count(c1) + coin_count(card)
+            if trick_winner(c0, c1, card) == 2:
+                outcome = 1 + points
+            else:
+                outcome = -coin_count(card)
+            score += outcome << 40
+        if card == hint:
+            score += 1 << 50
+        scores[i] = score - (card % 12)  # cheaper cards first among equals
+    for i in range(1, n):  # insertion sort, n <= 16
+        card = moves[ply, i]
+        score = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < score:
+            scores[j + 1] = scores[j]
+            moves[ply, j + 1] = moves[ply, j]
+            j -= 1
+        scores[j + 1] = score
+        moves[ply, j + 1] = card
+
+
+@njit
+def _tt_probe(tt_keys, key0, key1, key2, index):
+    for slot in range(index, index + BUCKET):
+        if tt_keys[slot, 0] == key0 and tt_keys[slot, 1] == key1 and tt_keys[slot, 2] == key2:
+            return slot
+    return -1
+
+
+@njit
+def maxn_search(
+    hands0,
+    leader0,
+    trick0,
+    n_trick0,
+    tt_keys,
+    tt_values,
+    tt_kinds,
+    tt_moves,
+    history,
+    stats,
+    max_nodes,
+    deadline,
+    options,
+    root_moves,
+    root_results,
+    root_best,
+):
+    """Equilibrium vector of a position (at least one card to play).
+
+    Returns the number of root cards searched (``root_moves[:n]``, one per run
+    of equivalent cards) or ``MAXN_ABORTED`` when the node budget
+    ``max_nodes`` or the ``perf_counter`` ``deadline`` ran out (0: no limit).
+    ``root_best`` gets the equilibrium vector and the card the mover takes
+    (the highest of its run); ``root_results[i]`` the vector (points from the
+    root on) after ``root_moves[i]`` and, in column 3, 1 when that vector is
+    exact (always, with ``MAXN_ALL_CARDS``). ``stats`` gains nodes, table hits
+    and stores, and pruned nodes. Table entries stay valid across calls.
+    """
+    hands = np.empty((MAX_PLY, 3), dtype=np.int64)
+    leaders = np.empty(MAX_PLY, dtype=np.int64)
+    n_trick = np.empty(MAX_PLY, dtype=np.int64)
+    trick_cards = np.empty((MAX_PLY, 2), dtype=np.int64)
+    hashes = np.empty(MAX_PLY, dtype=np.int64)
+    totals = np.empty(MAX_PLY, dtype=np.int64)
+    moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+    n_moves = np.empty(MAX_PLY, dtype=np.int64)
+    move_index = np.empty(MAX_PLY, dtype=np.int64)
+    tt_slot = np.empty(MAX_PLY, dtype=np.int64)
+    best = np.empty((MAX_PLY, 3), dtype=np.int64)
+    best_card = np.empty(MAX_PLY, dtype=np.int64)
+
+    use_table = not options & MAXN_NO_TABLE
+    pruning = not options & MAXN_NO_PRUNING
+    prune_from = 1 if pruning and not options & MAXN_ALL_CARDS else 2
+
+    hash0 = 0
+    for s in range(3):
+        rest = hands0[s]
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            hash0 ^= _ZOBRIST[s, bit_index(low)]
+        hands[0, s] = hands0[s]
+    leaders[0] = leader0
+    n_trick[0] = n_trick0
+    trick_cards[0, 0] = trick0[0]
+    trick_cards[0, 1] = trick0[1]
+    hashes[0] = hash0
+
+    table_mask = tt_keys.shape[0] - BUCKET
+    nodes = 0
+    ply = 0
+    # what the last finished node hands its parent
+    r0 = 0
+    r1 = 0
+    r2 = 0
+    exact = True
+    entering = True
+    while True:
+        if entering:
+            if max_nodes > 0 and nodes >= max_nodes:
+                stats[STAT_NODES] += nodes
+                return MAXN_ABORTED
+            nodes += 1
+            if deadline > 0.0 and (nodes & 0xFFFF) == 0:
+                with numba.objmode(now="float64"):
+                    now = time.perf_counter()
+                if now > deadline:
+                    stats[STAT_NODES] += nodes
+                    return MAXN_ABORTED
+            tt_slot[ply] = -1
+            h0 = hands[ply, 0]
+            h1 = hands[ply, 1]
+            h2 = hands[ply, 2]
+            nt = n_trick[ply]
+            on_table = 0
+            for i in range(nt):
+                on_table |= 1 << trick_cards[ply, i]
+            live = h0 | h1 | h2 | on_table
+            total = popcount(live & COINS_MASK)
+            totals[ply] = total
+            lead = leaders[ply]
+            mover = (lead + nt) % 3
+            if ply > 0:
+                if total == 0:
+                    r0 = 0
+                    r1 = 0
+                    r2 = 0
+                    exact = True
+                    entering = False
+                    continue
+                if nt == 0 and h0 & (h0 - 1) == 0:  # one card each: the last trick
+                    c0 = bit_index(hands[ply, lead])
+                    c1 = bit_index(hands[ply, (lead + 1) % 3])
+                    c2 = bit_index(hands[ply, (lead + 2) % 3])
+                    winner = (lead + trick_winner(c0, c1, c2)) % 3
+                    r0 = total if winner == 0 else 0
+                    r1 = total if winner == 1 else 0
+                    r2 = total if winner == 2 else 0
+                    exact = True
+                    entering = False
+                    continue
+            hint = -1
+            if nt == 0 and use_table:
+                key0 = h0 | (lead << 48)
+                index = (hashes[ply] ^ _ZOBRIST_LEADER[lead]) & table_mask
+                slot = _tt_probe(tt_keys, key0, h1, h2, index)
+                if slot < 0:
+                    # replace the entry with the fewest cards left in the bucket
+                    slot = index
+                    fewest = 99
+                    for candidate in range(index, index + BUCKET):
+                        if tt_keys[candidate, 0] == 0:
+                            slot = candidate
+                            break
+                        left = popcount(tt_keys[candidate, 0] & 0xFFFFFFFFFFFF)
+                        if left < fewest:
+                            fewest = left
+                            slot = candidate
+                    tt_keys[slot, 0] = key0
+                    tt_keys[slot, 1] = h1
+                    tt_keys[slot, 2] = h2
+                    tt_kinds[slot] = ENTRY_NONE
+                    tt_moves[slot] = -1
+                else:
+                    stats[STAT_TT_HITS] += 1
+                    kind = tt_kinds[slot]
+                    if ply > 0:
+                        if kind == ENTRY_EXACT:
+                            r0 = tt_values[slot, 0]
+                            r1 = tt_values[slot, 1]
+                            r2 = tt_values[slot, 2]
+                            exact = True
+                            entering = False
+                            continue
+                        if (
+                            kind == ENTRY_LOWER
+                            and ply >= prune_from
+                            and _parent_rejects(ply, mover, tt_values[slot, mover], hands,
+                                                leaders, n_trick, trick_cards, moves,
+                                                move_index, best, best_card, totals)
+                        ):
+                            stats[STAT_PRUNED] += 1
+                            exact = False
+                            entering = False
+                            continue
+                    hint = tt_moves[slot]
+                tt_slot[ply] = slot
+            hand = hands[ply, mover]
+            n = move_representatives(
+                hand, 0 if options & MAXN_NO_EQUIVALENCE else live, moves[ply]
+            )
+            if hint >= 0 and hand >> hint & 1 == 0:
+                hint = -1
+            _order_maxn(ply, mover, trick_cards, nt, moves, n, hint, history)
+            n_moves[ply] = n
+            move_index[ply] = 0
+            best[ply, 0] = -1
+            best[ply, 1] = -1
+            best[ply, 2] = -1
+            best_card[ply] = -1
+            if ply == 0:
+                for i in range(n):
+                    root_moves[i] = moves[0, i]
+                    root_results[i, 3] = 0
+        else:
+            # the node at ``ply`` is finished: (r0, r1, r2), exact or pruned
+            if ply == 0:
+                stats[STAT_NODES] += nodes
+                root_best[0] = best[0, 0]
+                root_best[1] = best[0, 1]
+                root_best[2] = best[0, 2]
+                root_best[3] = best_card[0]
+                return n_moves[0]
+            ply -= 1
+            lead = leaders[ply]
+            nt = n_trick[ply]
+            mover = (lead + nt) % 3
+            i = move_index[ply]
+            card = moves[ply, i]
+            finished = False
+            if exact:
+                if nt == 2:
+                    c0 = trick_cards[ply, 0]
+                    c1 = trick_cards[ply, 1]
+                    winner = (lead + trick_winner(c0, c1, card)) % 3
+                    points = coin_count(c0) + coin_count(c1) + coin_count(card)
+                    if winner == 0:
+                        r0 += points
+                    elif winner == 1:
+                        r1 += points
+                    else:
+                        r2 += points
+                if ply == 0:
+                    root_results[i, 0] = r0
+                    root_results[i, 1] = r1
+                    root_results[i, 2] = r2
+                    root_results[i, 3] = 1
+                if best[ply, mover] < 0 or _prefers(
+                    mover, r0, r1, r2, card, best[ply, 0], best[ply, 1], best[ply, 2],
+                    best_card[ply]
+                ):
+                    best[ply, 0] = r0
+                    best[ply, 1] = r1
+                    best[ply, 2] = r2
+                    best_card[ply] = card
+                    if n_moves[ply] > 1:
+                        history[nt, card] += popcount(hands[ply, mover])
+                    if ply > 0 and pruning:
+                        own = best[ply, mover]
+                        if own == totals[ply]:
+                            finished = True  # every point left: the vector is settled
+                        elif ply >= prune_from and _parent_rejects(
+                            ply, mover, own, hands, leaders, n_trick, trick_cards, moves,
+                            move_index, best, best_card, totals
+                        ):
+                            stats[STAT_PRUNED] += 1
+                            slot = tt_slot[ply]
+                            if slot >= 0 and _key_matches(tt_keys, slot, hands, leaders, ply):
+                                if tt_kinds[slot] != ENTRY_LOWER or tt_values[slot, mover] < own:
+                                    tt_kinds[slot] = ENTRY_LOWER
+                                    tt_values[slot, mover] = own
+                                tt_moves[slot] = card
+                            exact = False
+                            continue
+            if not finished:
+                move_index[ply] = i + 1
+                if i + 1 < n_moves[ply]:
+                    entering = True
+            if finished or i + 1 >= n_moves[ply]:
+                r0 = best[ply, 0]
+                r1 = best[ply, 1]
+                r2 = best[ply, 2]
+                exact = True
+                slot = tt_slot[ply]
+                if slot >= 0 and _key_matches(tt_keys, slot, hands, leaders, ply):
+                    stats[STAT_TT_STORES] += 1
+                    tt_kinds[slot] = ENTRY_EXACT
+                    tt_values[slot, 0] = r0
+                    tt_values[slot, 1] = r1
+                    tt_values[slot, 2] = r2
+                    tt_moves[slot] = best_card[ply]
+                continue
+        # play moves[ply, move_index[ply]] into ply + 1
+        lead = leaders[ply]
+        nt = n_trick[ply]
+        mover = (lead + nt) % 3
+        card = moves[ply, move_index[ply]]
+        child = ply + 1
+        for s in range(3):
+            hands[child, s] = hands[ply, s]
+        hands[child, mover] ^= 1 << card
+        hashes[child] = hashes[ply] ^ _ZOBRIST[mover, card]
+        if nt < 2:
+            leaders[child] = lead
+            n_trick[child] = nt + 1
+            trick_cards[child, 0] = trick_cards[ply, 0]
+            trick_cards[child, 1] = trick_cards[ply, 1]
+            trick_cards[child, nt] = card
+        else:
+            winner = (lead + trick_winner(trick_cards[ply, 0], trick_cards[ply, 1], card)) % 3
+            leaders[child] = winner
+            n_trick[child] = 0
+        ply = child
+        entering = True
+
+
+@njit
+def _key_matches(tt_keys, slot, hands, leaders, ply):
+    """The entry at ``slot`` still belongs to the node at ``ply`` (it may have been replaced)."""
+    return (
+        tt_keys[slot, 1] == hands[ply, 1]
+        and tt_keys[slot, 2] == hands[ply, 2]
+        and tt_keys[slot, 0] == hands[ply, 0] | (leaders[ply] << 48)
+    )

@@ -1,0 +1,267 @@
+"""Equilibrium (max^n) values: the public, validating face of the compiled search.
+
+RULES.md: every seat, at every turn, plays to maximise its own points from
+that decision to the end of the hand; among cards that give the mover the
+same own points it takes the one after which the larger of its opponents'
+points (from that decision on) is smallest, then the first in index order.
+``solve_maxn`` finds the equilibrium vector, every card's result for the seat
+to move and the equilibrium line to the end of the hand.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _kernels as k
+from . import _maxn_draft as mk
+from .cards import SUIT_MASKS, Card, cards_in
+from .errors import CoinsError
+from .paranoid import BudgetExhausted
+from .position import Position
+
+DEFAULT_TT_MB = 64
+_ENTRY_BYTES = 3 * 8 + 3 + 1 + 1  # key, vector, kind, card
+
+
+class MaxnTable:
+    """Fixed-size numpy arrays of max^n vectors, keyed on the cards each seat
+    holds and the leader, at trick boundaries.
+
+    An entry is an exact vector, or a lower bound on the leader's own points.
+    Both are facts about a position, not about the root that reached it, so
+    one table serves any number of searches; its memory never grows.
+    """
+
+    def __init__(self, megabytes: float = DEFAULT_TT_MB):
+        if not megabytes > 0:
+            raise CoinsError(f"transposition table size must be positive, not {megabytes} MiB")
+        entries = int(megabytes * 2**20 / _ENTRY_BYTES)
+        size = 1 << max(entries.bit_length() - 1, 4)
+        self.keys = np.zeros((size, 3), dtype=np.int64)
+        self.values = np.zeros((size, 3), dtype=np.int8)
+        self.kinds = np.zeros(size, dtype=np.int8)
+        self.moves = np.zeros(size, dtype=np.int8)
+
+    @property
+    def entries(self) -> int:
+        return self.keys.shape[0]
+
+    def clear(self) -> None:
+        self.keys[:] = 0
+        self.kinds[:] = 0
+
+
+@dataclass
+class MaxnResult:
+    """What ``solve_maxn`` found. Values count points from the position on
+    (``taken`` not added).
+
+    ``equilibrium[s]``: seat s's points when every seat plays for itself;
+    ``card_results``: for each card the mover holds, the three seats' points
+    (from the position on, the current trick included) after the mover plays
+    it and everyone then plays the equilibrium; ``line``: the equilibrium line
+    to the end of the hand. When a budget cut the search short, ``exact`` is
+    False and what was not finished is None or empty (never a guess).
+    """
+
+    position: Position
+    equilibrium: list[int] | None = None
+    card_results: dict[Card, list[int]] = field(default_factory=dict)
+    line: list[Card] = field(default_factory=list)
+    exact: bool = True
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def to_move(self) -> int:
+        return self.position.to_move
+
+    def to_json(self) -> dict:
+        return {
+            "position": str(self.position),
+            "to_move": self.to_move,
+            "equilibrium": self.equilibrium,
+            "card_results": {str(c): v for c, v in self.card_results.items()},
+            "line": [str(c) for c in self.line],
+            "exact": self.exact,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+class _MaxnSearch:
+    """Runs compiled max^n searches, counting nodes against one budget."""
+
+    def __init__(self, table: MaxnTable, max_nodes, deadline, options):
+        self.table = table
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.options = options
+        self.history = np.zeros((3, 48), dtype=np.int64)
+        self.stats = np.zeros(4, dtype=np.int64)
+        self.root_moves = np.zeros(k.MAX_MOVES, dtype=np.int64)
+        self.root_results = np.zeros((k.MAX_MOVES, 4), dtype=np.int64)
+        self.root_best = np.zeros(4, dtype=np.int64)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[mk.STAT_NODES])
+
+    def run(self, position: Position, all_cards: bool) -> int:
+        """Search ``position`` (not over); returns how many root cards were searched."""
+        budget = 0
+        if self.max_nodes is not None:
+            budget = self.max_nodes - self.nodes
+            if budget <= 0:
+                raise BudgetExhausted
+        trick = np.full(2, -1, dtype=np.int64)
+        trick[: len(position.trick)] = position.trick
+        n = mk.maxn_search(
+            np.array(position.hands, dtype=np.int64),
+            position.leader,
+            trick,
+            len(position.trick),
+            self.table.keys,
+            self.table.values,
+            self.table.kinds,
+            self.table.moves,
+            self.history,
+            self.stats,
+            budget,
+            self.deadline or 0.0,
+            self.options | (mk.MAXN_ALL_CARDS if all_cards else 0),
+            self.root_moves,
+            self.root_results,
+            self.root_best,
+        )
+        if n == mk.MAXN_ABORTED:
+            raise BudgetExhausted
+        return n
+
+    def best_card(self, position: Position) -> Card:
+        """The card the mover plays in the equilibrium (after ``run``)."""
+        return _lowest_of_run(int(self.root_best[3]), position)
+
+
+_shared_table: MaxnTable | None = None
+
+
+def _default_table() -> MaxnTable:
+    global _shared_table
+    if _shared_table is None:
+        _shared_table = MaxnTable()
+    return _shared_table
+
+
+def solve_maxn(
+    position: Position | str,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    card_results: bool = True,
+    line: bool = True,
+    *,
+    table: MaxnTable | None = None,
+    use_table: bool = True,
+    equivalence: bool = True,
+    pruning: bool = True,
+) -> MaxnResult:
+    """Solve ``position`` open-handed for the equilibrium (max^n) values of RULES.md.
+
+    Also gives every card's three-seat result for the seat to move
+    (``card_results``) and the equilibrium line to the end of the hand
+    (``line``); turn them off when only the values are wanted. ``max_nodes``
+    and ``time_limit`` (seconds) bound the work; when either runs out the
+    result is not exact and holds only what was finished. ``table`` lends a
+    transposition table of your own size (default: one shared 64 MiB table);
+    ``use_table``, ``equivalence`` and ``pruning`` turn those speed-ups off,
+    for tests and measurements.
+    """
+    if isinstance(position, str):
+        position = Position.parse(position)
+    elif not isinstance(position, Position):
+        raise CoinsError(
+            f"solve_maxn() takes a Position or its text, not {type(position).__name__}"
+        )
+    if max_nodes is not None and max_nodes <= 0:
+        raise CoinsError(f"max_nodes must be positive, not {max_nodes}")
+    if time_limit is not None and not time_limit > 0:
+        raise CoinsError(f"time_limit must be positive seconds, not {time_limit}")
+    start = time.perf_counter()
+    deadline = start + time_limit if time_limit is not None else None
+    options = (
+        (0 if use_table else mk.MAXN_NO_TABLE)
+        | (0 if equivalence else mk.MAXN_NO_EQUIVALENCE)
+        | (0 if pruning else mk.MAXN_NO_PRUNING)
+    )
+    search = _MaxnSearch(table or _default_table(), max_nodes, deadline, options)
+    result = MaxnResult(position)
+    if position.is_terminal:
+        result.equilibrium = [0, 0, 0]
+    else:
+        try:
+            _solve_root(search, position, result, card_results, line)
+        except BudgetExhausted:
+            result.exact = False
+    result.nodes = search.nodes
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _solve_root(search: _MaxnSearch, position: Position, result: MaxnResult,
+                card_results: bool, line: bool) -> None:
+    n = search.run(position, all_cards=card_results)
+    result.equilibrium = [int(v) for v in search.root_best[:3]]
+    first = search.best_card(position)
+    if card_results:
+        by_card = {
+            int(search.root_moves[i]): [int(v) for v in search.root_results[i, :3]]
+            for i in range(n)
+        }
+        hand = position.hands[position.to_move]
+        live = _live(position)
+        for card in position.legal_cards():
+            representative = card
+            if not search.options & mk.MAXN_NO_EQUIVALENCE:
+                representative = int(k.representative_of(card, hand, live))
+            result.card_results[card] = list(by_card[representative])
+    if line:
+        result.line = _equilibrium_line(search, position, first)
+
+
+def _equilibrium_line(search: _MaxnSearch, position: Position, first: Card) -> list[Card]:
+    """Every card from ``position`` to the end of the hand, ``first`` first."""
+    played = [first]
+    position = position.play(first)
+    while not position.is_terminal:
+        if position.coins_left == 0:
+            # every card gives (0, 0, 0): the first in index order
+            card = cards_in(position.hands[position.to_move])[0]
+        else:
+            search.run(position, all_cards=False)
+            card = search.best_card(position)
+        played.append(card)
+        position = position.play(card)
+    return played
+
+
+def _live(position: Position) -> int:
+    return position.hands[0] | position.hands[1] | position.hands[2] | position.trick_mask
+
+
+def _lowest_of_run(card: int, position: Position) -> Card:
+    """The lowest card of ``card``'s run of equivalent cards in the mover's hand:
+    the one the index-order tie-break picks among cards that all give the same."""
+    hand = position.hands[position.to_move]
+    live = _live(position)
+    suit = SUIT_MASKS[card // 12]
+    while True:
+        below = live & suit & ((1 << card) - 1)
+        if not below:
+            return Card(card)
+        lower = below.bit_length() - 1
+        if not hand >> lower & 1:
+            return Card(card)
+        card = lower
