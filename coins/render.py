@@ -139,7 +139,7 @@ def solve_report(result: SolveResult) -> Group:
             },
         ),
         Text(""),
-        trick_text(position),
+        Text("The hand is over.") if position.is_terminal else trick_text(position),
         Text("Guaranteed: Coins sure to be won from here on against the other two.", style="dim"),
     ]
     if not result.exact:
@@ -149,8 +149,6 @@ def solve_report(result: SolveResult) -> Group:
         )
         if not result.card_values and not position.is_terminal:
             parts.append(Text("Card values and the optimal line were not reached.", style="bold"))
-    if position.is_terminal:
-        parts.append(Text("The hand is over."))
     if result.card_values:
         parts += [
             Text(""),

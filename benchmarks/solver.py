@@ -1,0 +1,276 @@
+"""Solver benchmark: the leader's guaranteed value over a fixed, committed suite of deals.
+
+``python -m benchmarks.solver`` solves each position of ``suite_paranoid.txt``
+for seat 0 only, each with a fresh transposition table so no position helps
+another, prints per-size median, 90th percentile and max of seconds and nodes
+(nodes are stable on a noisy machine; seconds are not) and saves everything
+to ``results/solver.json``. Compile time is measured apart, in a child process
+with an empty Numba cache. See benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+from rich import box
+from rich.console import Console
+from rich.progress import track
+from rich.table import Table
+
+from solver import Position, TranspositionTable, solve
+from solver.compiled import warm_up
+
+HERE = Path(__file__).resolve().parent
+SUITE = HERE / "suite_paranoid.txt"
+RESULTS = HERE / "results" / "solver.json"
+# cards per hand -> positions in the suite
+SUITE_SIZES = {6: 20, 8: 20, 10: 20, 12: 20, 16: 4}
+FULL_DEAL = 16
+QUICK_POSITIONS = 5
+QUICK_SIZES = (6, 8, 10)
+QUICK_CAP = 10.0
+
+
+def make_suite() -> str:
+    """The suite file's text; ``--make-suite`` wrote it once and it stays committed."""
+    lines = [
+        "# Benchmark suite for the paranoid solver (benchmarks/solver.py): leader 0, no trick.",
+        "# Made by `python -m benchmarks.solver --make-suite`: line i of the K-card block is",
+        "# Position.random(1000 * K + i, cards=K, leader=0), i = 0 .. n-1, with K: n =",
+        "# " + ", ".join(f"{k}: {n}" for k, n in SUITE_SIZES.items()) + ".",
+        "# Keep it fixed: results are compared across commits.",
+    ]
+    for cards, count in SUITE_SIZES.items():
+        lines += [str(Position.random(1000 * cards + i, cards, 0)) for i in range(count)]
+    return "\n".join(lines) + "\n"
+
+
+def read_suite(path: Path = SUITE) -> dict[int, list[Position]]:
+    """The suite's positions grouped by cards per hand."""
+    suite: dict[int, list[Position]] = {}
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            position = Position.parse(line)
+            suite.setdefault(position.cards_per_hand, []).append(position)
+    return suite
+
+
+def run_position(position: Position, cap: float) -> dict:
+    """Solve seat 0's guaranteed value with a fresh table, stopping after ``cap`` seconds."""
+    result = solve(
+        position, seats=(0,), card_values=False, line=False, time_limit=cap,
+        table=TranspositionTable(),
+    )
+    return {
+        "position": str(position),
+        "cards": position.cards_per_hand,
+        "value": result.guaranteed[0],
+        "bounds": list(result.bounds[0]),
+        "exact": result.exact,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 6),
+    }
+
+
+def summarize(records: list[dict]) -> dict:
+    """Median, 90th percentile and max of seconds and nodes over ``records``.
+
+    Positions stopped by the cap count with their capped time and nodes, so
+    the figures are then lower bounds; ``unfinished`` says how many.
+    """
+    seconds = np.array([r["seconds"] for r in records])
+    nodes = np.array([r["nodes"] for r in records])
+
+    def spread(values):
+        return {
+            "median": float(np.median(values)),
+            "p90": float(np.percentile(values, 90)),
+            "max": float(values.max()),
+        }
+
+    return {
+        "positions": len(records),
+        "unfinished": sum(not r["exact"] for r in records),
+        "seconds": spread(seconds),
+        "nodes": spread(nodes) | {"total": int(nodes.sum())},
+        "nodes_per_second": float(nodes.sum() / max(seconds.sum(), 1e-9)),
+    }
+
+
+def cold_compile_seconds() -> float:
+    """Seconds for the first solve in a fresh process with an empty Numba cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        done = subprocess.run(
+            [sys.executable, "-c", "from solver.compiled import warm_up; print(warm_up())"],
+            env=dict(os.environ, NUMBA_CACHE_DIR=cache),
+            cwd=HERE.parent, capture_output=True, text=True,
+        )
+    if done.returncode:
+        raise SystemExit(f"the cold-compile run failed ({done.returncode}):\n{done.stderr}")
+    return float(done.stdout.split()[-1])
+
+
+def machine() -> dict:
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True
+    ).stdout.strip()
+    return {
+        "commit": commit or None,
+        "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+    }
+
+
+STATS = ("median", "p90", "max")
+
+
+def _si(number: float) -> str:
+    """``1234567`` -> ``1.23M``: short enough for a table read by people."""
+    for factor, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if number >= factor:
+            return f"{number / factor:.3g}{suffix}"
+    return f"{number:.0f}"
+
+
+def summary_table(report: dict) -> Table:
+    """The summary for people, in 80 columns; the JSON and ``--markdown`` have exact figures."""
+    table = Table(
+        title="Seat 0's guaranteed value, fresh table per position", box=box.SIMPLE,
+        caption="cut: positions stopped by the cap (their figures are lower bounds)",
+    )
+    for heading in ("cards", "cut", "med s", "p90 s", "max s", "med nodes", "p90 nodes",
+                    "max nodes", "nodes/s"):
+        table.add_column(heading, justify="right")
+    for cards, size in report["sizes"].items():
+        table.add_row(
+            f"{cards} x{size['positions']}", str(size["unfinished"]),
+            *(f"{size['seconds'][k]:.3f}" for k in STATS),
+            *(_si(size["nodes"][k]) for k in STATS), _si(size["nodes_per_second"]),
+        )
+    return table
+
+
+def compile_line(report: dict) -> str:
+    c = report["compile"]
+    cold = "not measured (--quick)" if c["cold"] is None else f"{c['cold']:.1f} s"
+    return (f"compile, empty cache: {cold}; first call, with cache: {c['first_call']:.2f} s; "
+            f"warm call: {c['warm_call']:.4f} s")
+
+
+def markdown(report: dict) -> str:
+    """The summary as a Markdown table, for README.md's Benchmarks section."""
+    m = report["machine"]
+    head = ("cards", "positions", "unfinished", "median s", "p90 s", "max s",
+            "median nodes", "p90 nodes", "max nodes", "nodes/s")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
+    for cards, size in report["sizes"].items():
+        row = (cards, str(size["positions"]), str(size["unfinished"]),
+               *(f"{size['seconds'][k]:.3f}" for k in STATS),
+               *(f"{size['nodes'][k]:,.0f}" for k in STATS), f"{size['nodes_per_second']:,.0f}")
+        lines.append("| " + " | ".join(row) + " |")
+    lines += [
+        "",
+        f"{compile_line(report)}. Total nodes: {report['total_nodes']:,}. "
+        f"Commit {m['commit']}, {m['date']}, {m['cpus']} CPUs, Python {m['python']}, "
+        f"Numba {m['numba']}; caps {report['options']['ending_cap']:g} s (endings), "
+        f"{report['options']['time_cap']:g} s (full deals).",
+    ]
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.solver", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", help="cards per hand to run, e.g. 6,8,10 (default: all: "
+                        + ",".join(map(str, SUITE_SIZES)) + "; with --quick: "
+                        + ",".join(map(str, QUICK_SIZES)) + ")")
+    parser.add_argument("--time-cap", type=float, default=60.0, metavar="SEC",
+                        help="seconds allowed per full deal (default 60)")
+    parser.add_argument("--ending-cap", type=float, default=30.0, metavar="SEC",
+                        help="seconds allowed per ending of fewer cards (default 30)")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"{QUICK_POSITIONS} positions per size, caps of {QUICK_CAP:g} s, "
+                             "no cold-compile measurement")
+    parser.add_argument("--output", type=Path, default=RESULTS, metavar="PATH",
+                        help=f"where to save the JSON (default {RESULTS.relative_to(HERE.parent)})")
+    parser.add_argument("--markdown", action="store_true",
+                        help="also print the summary as a Markdown table (for README.md)")
+    parser.add_argument("--make-suite", action="store_true",
+                        help="write the suite file from its seeds and stop (it is committed)")
+    args = parser.parse_args(argv)
+    if args.sizes:
+        try:
+            args.sizes = [int(s) for s in args.sizes.split(",")]
+        except ValueError:
+            parser.error(f"--sizes {args.sizes!r}: give cards per hand like 6,8,10")
+        unknown = [s for s in args.sizes if s not in SUITE_SIZES]
+        if unknown:
+            parser.error(f"--sizes: the suite has no {unknown} (it has {list(SUITE_SIZES)})")
+    else:
+        args.sizes = list(QUICK_SIZES if args.quick else SUITE_SIZES)
+    if args.quick:
+        args.time_cap = min(args.time_cap, QUICK_CAP)
+        args.ending_cap = min(args.ending_cap, QUICK_CAP)
+    return args
+
+
+def main(argv: list[str] | None = None) -> dict | None:
+    """Run the benchmark; returns the report that was saved."""
+    args = parse_args(argv)
+    if args.make_suite:
+        SUITE.write_text(make_suite())
+        print(f"wrote {SUITE}")
+        return None
+    console = Console()
+    cold = None if args.quick else cold_compile_seconds()
+    first_call = warm_up()
+    compile_times = {"cold": cold, "first_call": first_call, "warm_call": warm_up()}
+
+    suite = read_suite()
+    records = []
+    for cards in args.sizes:
+        positions = suite[cards][:QUICK_POSITIONS] if args.quick else suite[cards]
+        cap = args.time_cap if cards == FULL_DEAL else args.ending_cap
+        records += [run_position(p, cap)
+                    for p in track(positions, description=f"{cards} cards", console=console,
+                                   transient=True)]
+    report = {
+        "machine": machine(),
+        "options": {"sizes": args.sizes, "quick": args.quick, "time_cap": args.time_cap,
+                    "ending_cap": args.ending_cap},
+        "compile": compile_times,
+        "sizes": {str(cards): summarize([r for r in records if r["cards"] == cards])
+                  for cards in args.sizes},
+        "total_nodes": sum(r["nodes"] for r in records),
+        "positions": records,
+    }
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(report, indent=1) + "\n")
+
+    console.print(summary_table(report))
+    console.print(compile_line(report))
+    console.print(f"total nodes: {report['total_nodes']:,} (changes only when the search does, "
+                  "unless a cap was hit)")
+    console.print(f"saved {args.output}")
+    if args.markdown:
+        print(markdown(report))
+    return report
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""The ``coins`` command line: output matches ``solve()``, bad input gives one line and exit 2.
+
+Expected values come from ``solver.solve`` itself: the CLI is a layer over it,
+and the solver's own values are checked against the naive twin elsewhere.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from coins import cli
+from solver import Position, solve
+
+REPO = Path(__file__).resolve().parents[1]
+# a 6-card ending whose card values differ (some cards lose a point)
+ENDING = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"
+# mid-trick, with points taken: seat 2 to move
+MID_TRICK = "J9.J..52 .K7.6.N8 A753.8.5. 0 4O,5O 0,1,0"
+
+
+def run(capsys, *argv):
+    status = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def run_process(*argv):
+    """``python -m coins`` in a child process: the real exit status and streams."""
+    env = dict(os.environ, NO_COLOR="1")
+    return subprocess.run(
+        [sys.executable, "-m", "coins", *argv], capture_output=True, text=True, cwd=REPO, env=env
+    )
+
+
+@pytest.mark.parametrize("text", [ENDING, MID_TRICK])
+def test_solve_text_shows_the_values_of_solve(capsys, text):
+    expected = solve(text)
+    status, out, _ = run(capsys, "solve", text)
+    assert status == 0
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line[:2] in ("0 ", "1 ", "2 ")}
+    for seat in range(3):
+        assert rows[str(seat)][-1] == str(expected.guaranteed[seat])
+    assert rows[str(expected.to_move)][1:3] == ["to", "move"]
+    for card, value in expected.card_values.items():
+        mark = " *" if card in expected.optimal else ""
+        assert f"{card} {value}{mark}" in out
+    assert "exact," in out and "not exact" not in out
+
+
+def test_solve_text_groups_the_line_by_trick(capsys):
+    expected = solve(ENDING)
+    _, out, _ = run(capsys, "solve", ENDING)
+    tricks = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()
+              and ":" in line]
+    assert [int(t[0]) for t in tricks] == list(range(1, len(expected.line) // 3 + 1))
+    played = [word.split(":")[1] for trick in tricks for word in trick[1:4]]
+    assert played == [str(c) for c in expected.line]
+
+
+def test_solve_json_matches_solve(capsys):
+    expected = solve(MID_TRICK).to_json()
+    status, out, _ = run(capsys, "solve", MID_TRICK, "--json")
+    assert status == 0
+    got = json.loads(out)
+    assert set(got) == {"position", "to_move", "guaranteed", "bounds", "card_values",
+                        "optimal", "line", "exact", "nodes", "seconds"}
+    for key in ("position", "to_move", "guaranteed", "bounds", "card_values", "optimal",
+                "line", "exact"):
+        assert got[key] == expected[key], key
+
+
+def test_position_may_be_given_as_separate_words(capsys):
+    _, quoted, _ = run(capsys, "solve", ENDING, "--json")
+    _, words, _ = run(capsys, "solve", *ENDING.split(), "--json")
+    assert json.loads(words)["guaranteed"] == json.loads(quoted)["guaranteed"]
+
+
+def test_seat_solves_one_seat_and_the_mover_cards(capsys):
+    expected = solve(ENDING, seats=(1,))
+    _, out, _ = run(capsys, "solve", ENDING, "--seat", "1", "--json")
+    got = json.loads(out)
+    assert got["guaranteed"] == [None, expected.guaranteed[1], None]
+    assert got["card_values"] == {str(c): v for c, v in expected.card_values.items()}
+
+
+def test_a_limit_says_not_exact_and_shows_the_interval(capsys):
+    text = str(Position.random(3, 10))
+    status, out, _ = run(capsys, "solve", text, "--max-nodes", "1000")
+    assert status == 0
+    assert "Not exact" in out and "not reached" in out
+    assert " 0-" in out  # an interval from 0 up
+    _, out, _ = run(capsys, "solve", text, "--max-nodes", "1000", "--json")
+    got = json.loads(out)
+    assert got["exact"] is False and got["guaranteed"] == [None, None, None]
+    assert all(low <= high for low, high in got["bounds"])
+
+
+def test_compile_notice_goes_to_stderr(capsys, monkeypatch):
+    monkeypatch.setattr(cli, "is_compiled", lambda: False)
+    _, out, err = run(capsys, "solve", ENDING, "--json")
+    assert err.startswith("compiling the solver (first run only")
+    json.loads(out)  # stdout is still exactly one JSON object
+
+
+def test_deal_is_reproducible_and_parses(capsys):
+    _, first, _ = run(capsys, "deal", "--seed", "7")
+    _, again, _ = run(capsys, "deal", "--seed", "7")
+    assert first == again
+    position = Position.parse(first)
+    assert position.cards_per_hand == 16 and position.leader == 0
+    assert first.strip() == str(Position.random(7))
+
+
+def test_deal_ending_with_leader(capsys):
+    _, out, _ = run(capsys, "deal", "--seed", "1", "--cards", "6", "--leader", "2")
+    position = Position.parse(out)
+    assert position.cards_per_hand == 6 and position.to_move == 2
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["solve", "1X... ... ... 0 -"], '"1" in the Cups group is not a rank'),
+        (["solve", "J9.J4..52 .K75.6.N8 0 -"], "5 or 6 fields"),
+        (["solve", "J9.J4..52 .K75.6.N8 A753.8.5. 0 1X"], 'card "1X" is not a card'),
+        (["solve", ENDING, "--seat", "3"], "invalid choice: 3"),
+        (["solve", ENDING, "--seat", "x"], "invalid int value: 'x'"),
+        (["solve", ENDING, "--max-nodes", "0"], "max_nodes must be positive"),
+        (["deal", "--cards", "17"], "cards per hand must be 0-16"),
+        (["deal", "--leader", "5"], "leader must be 0, 1 or 2"),
+        (["solve"], "the following arguments are required: POSITION"),
+        ([], "the following arguments are required: COMMAND"),
+        (["play"], "invalid choice: 'play'"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(capsys, argv, says):
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("coins")
+    assert ": error: " in err and says in err
+
+
+def test_python_m_coins_reports_bad_input_without_traceback():
+    done = run_process("solve", "1X... ... ... 0 -")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("coins: error: hand 0") and done.stderr.count("\n") == 1
+
+
+def test_python_m_coins_solves():
+    done = run_process("solve", ENDING, "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["guaranteed"] == solve(ENDING).guaranteed

@@ -1,0 +1,36 @@
+"""``solver.compiled``: is_compiled tells a cold Numba cache from a warm one."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from solver.compiled import is_compiled, warm_up
+
+REPO = Path(__file__).resolve().parents[1]
+CHECK = "from solver.compiled import is_compiled; print(is_compiled())"
+
+
+def python(code, **env):
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+        env=dict(os.environ, **env),
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()[-1]
+
+
+def test_compiled_after_warm_up():
+    warm_up()
+    assert is_compiled()
+
+
+def test_empty_cache_then_filled_cache(tmp_path):
+    cache = str(tmp_path)
+    assert python(CHECK, NUMBA_CACHE_DIR=cache) == "False"
+    python("from solver.compiled import warm_up; print(warm_up())", NUMBA_CACHE_DIR=cache)
+    assert python(CHECK, NUMBA_CACHE_DIR=cache) == "True"
+
+
+def test_nothing_to_compile_without_jit(tmp_path):
+    assert python(CHECK, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_DISABLE_JIT="1") == "True"
