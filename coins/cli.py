@@ -24,7 +24,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error on one line (exit status 2)."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message} (try: {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
 
 
 def solve_command(args: argparse.Namespace) -> None:
