@@ -40,6 +40,10 @@ import numpy as np
 
 from ._kernels import (
     BUCKET,
+    _absolute_card,
+    _key_index,
+    _relative_card,
+    relative_key,
     MAX_MOVES,
     MAX_PLY,
     bit_index,
@@ -51,12 +55,9 @@ from ._kernels import (
 )
 from .cards import COINS_MASK
 
-# Zobrist keys: one per (seat, card) and per leader (this module's own, so that
-# it depends only on the stable helpers of ``_kernels``)
-_rng = np.random.default_rng(0x3A11_5EED)
-_ZOBRIST = _rng.integers(1, 2**62, size=(3, 48), dtype=np.int64)
-_ZOBRIST_LEADER = _rng.integers(1, 2**62, size=3, dtype=np.int64)
-del _rng
+# the "searching seat" field of ``relative_key``: 3 marks a max^n entry and
+# keeps every stored key non-zero (an empty slot is all zeros)
+_MAXN_KEY_SEAT = 3
 
 # outcome codes
 MAXN_DONE, MAXN_ABORTED = 1, -1
@@ -136,9 +137,8 @@ def _parent_rejects(ply, seat, lower, hands, leaders, n_trick, trick_cards, move
 
 
 @njit
-def _order_maxn(ply, mover, trick_cards, n_trick, moves, n, hint, history):
-    """Sort ``moves[ply, :n]`` likely best first for the mover."""
-    scores = np.empty(MAX_MOVES, dtype=np.int64)
+def _order_maxn(ply, trick_cards, n_trick, moves, n, hint, history, scores):
+    """Sort ``moves[ply, :n]`` likely best first for the mover (``scores``: scratch)."""
     for i in range(n):
         card = moves[ply, i]
         score = history[n_trick, card]
@@ -167,11 +167,17 @@ def _order_maxn(ply, mover, trick_cards, n_trick, moves, n, hint, history):
 
 
 @njit
-def _tt_probe(tt_keys, key0, key1, key2, index):
+def _tt_probe(tt_keys, key_a, key_b, index):
     for slot in range(index, index + BUCKET):
-        if tt_keys[slot, 0] == key0 and tt_keys[slot, 1] == key1 and tt_keys[slot, 2] == key2:
+        if tt_keys[slot, 0] == key_a and tt_keys[slot, 1] == key_b:
             return slot
     return -1
+
+
+@njit
+def _key_cards(key_a, key_b):
+    """Cards left in the position a ``relative_key`` names (its four suit counts)."""
+    return (key_a & 0xF) + ((key_a >> 28) & 0xF) + (key_b & 0xF) + ((key_b >> 28) & 0xF)
 
 
 @njit
@@ -208,12 +214,14 @@ def maxn_search(
     leaders = np.empty(MAX_PLY, dtype=np.int64)
     n_trick = np.empty(MAX_PLY, dtype=np.int64)
     trick_cards = np.empty((MAX_PLY, 2), dtype=np.int64)
-    hashes = np.empty(MAX_PLY, dtype=np.int64)
     totals = np.empty(MAX_PLY, dtype=np.int64)
     moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
     n_moves = np.empty(MAX_PLY, dtype=np.int64)
     move_index = np.empty(MAX_PLY, dtype=np.int64)
     tt_slot = np.empty(MAX_PLY, dtype=np.int64)
+    key_a = np.empty(MAX_PLY, dtype=np.int64)
+    key_b = np.empty(MAX_PLY, dtype=np.int64)
+    scores = np.empty(MAX_MOVES, dtype=np.int64)
     best = np.empty((MAX_PLY, 3), dtype=np.int64)
     best_card = np.empty(MAX_PLY, dtype=np.int64)
 
@@ -221,19 +229,12 @@ def maxn_search(
     pruning = not options & MAXN_NO_PRUNING
     prune_from = 1 if pruning and not options & MAXN_ALL_CARDS else 2
 
-    hash0 = 0
     for s in range(3):
-        rest = hands0[s]
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            hash0 ^= _ZOBRIST[s, bit_index(low)]
         hands[0, s] = hands0[s]
     leaders[0] = leader0
     n_trick[0] = n_trick0
     trick_cards[0, 0] = trick0[0]
     trick_cards[0, 1] = trick0[1]
-    hashes[0] = hash0
 
     table_mask = tt_keys.shape[0] - BUCKET
     nodes = 0
@@ -290,24 +291,25 @@ def maxn_search(
                     continue
             hint = -1
             if nt == 0 and use_table:
-                key0 = h0 | (lead << 48)
-                index = (hashes[ply] ^ _ZOBRIST_LEADER[lead]) & table_mask
-                slot = _tt_probe(tt_keys, key0, h1, h2, index)
+                ka, kb = relative_key(h0, h1, live, lead, _MAXN_KEY_SEAT)
+                key_a[ply] = ka
+                key_b[ply] = kb
+                index = _key_index(ka, kb, table_mask)
+                slot = _tt_probe(tt_keys, ka, kb, index)
                 if slot < 0:
                     # replace the entry with the fewest cards left in the bucket
                     slot = index
                     fewest = 99
                     for candidate in range(index, index + BUCKET):
-                        if tt_keys[candidate, 0] == 0:
+                        if tt_keys[candidate, 1] == 0:
                             slot = candidate
                             break
-                        left = popcount(tt_keys[candidate, 0] & 0xFFFFFFFFFFFF)
+                        left = _key_cards(tt_keys[candidate, 0], tt_keys[candidate, 1])
                         if left < fewest:
                             fewest = left
                             slot = candidate
-                    tt_keys[slot, 0] = key0
-                    tt_keys[slot, 1] = h1
-                    tt_keys[slot, 2] = h2
+                    tt_keys[slot, 0] = ka
+                    tt_keys[slot, 1] = kb
                     tt_kinds[slot] = ENTRY_NONE
                     tt_moves[slot] = -1
                 else:
@@ -332,7 +334,8 @@ def maxn_search(
                             exact = False
                             entering = False
                             continue
-                    hint = tt_moves[slot]
+                    if tt_moves[slot] >= 0:
+                        hint = _absolute_card(tt_moves[slot], live)
                 tt_slot[ply] = slot
             hand = hands[ply, mover]
             n = move_representatives(
@@ -340,7 +343,7 @@ def maxn_search(
             )
             if hint >= 0 and hand >> hint & 1 == 0:
                 hint = -1
-            _order_maxn(ply, mover, trick_cards, nt, moves, n, hint, history)
+            _order_maxn(ply, trick_cards, nt, moves, n, hint, history, scores)
             n_moves[ply] = n
             move_index[ply] = 0
             best[ply, 0] = -1
@@ -404,11 +407,11 @@ def maxn_search(
                         ):
                             stats[STAT_PRUNED] += 1
                             slot = tt_slot[ply]
-                            if slot >= 0 and _key_matches(tt_keys, slot, hands, leaders, ply):
+                            if slot >= 0 and _key_matches(tt_keys, slot, key_a, key_b, ply):
                                 if tt_kinds[slot] != ENTRY_LOWER or tt_values[slot, mover] < own:
                                     tt_kinds[slot] = ENTRY_LOWER
                                     tt_values[slot, mover] = own
-                                tt_moves[slot] = card
+                                tt_moves[slot] = _relative_card(card, _live(hands, ply))
                             exact = False
                             continue
             if not finished:
@@ -421,13 +424,13 @@ def maxn_search(
                 r2 = best[ply, 2]
                 exact = True
                 slot = tt_slot[ply]
-                if slot >= 0 and _key_matches(tt_keys, slot, hands, leaders, ply):
+                if slot >= 0 and _key_matches(tt_keys, slot, key_a, key_b, ply):
                     stats[STAT_TT_STORES] += 1
                     tt_kinds[slot] = ENTRY_EXACT
                     tt_values[slot, 0] = r0
                     tt_values[slot, 1] = r1
                     tt_values[slot, 2] = r2
-                    tt_moves[slot] = best_card[ply]
+                    tt_moves[slot] = _relative_card(best_card[ply], _live(hands, ply))
                 continue
         # play moves[ply, move_index[ply]] into ply + 1
         lead = leaders[ply]
@@ -438,7 +441,6 @@ def maxn_search(
         for s in range(3):
             hands[child, s] = hands[ply, s]
         hands[child, mover] ^= 1 << card
-        hashes[child] = hashes[ply] ^ _ZOBRIST[mover, card]
         if nt < 2:
             leaders[child] = lead
             n_trick[child] = nt + 1
@@ -454,10 +456,11 @@ def maxn_search(
 
 
 @njit
-def _key_matches(tt_keys, slot, hands, leaders, ply):
+def _key_matches(tt_keys, slot, key_a, key_b, ply):
     """The entry at ``slot`` still belongs to the node at ``ply`` (it may have been replaced)."""
-    return (
-        tt_keys[slot, 1] == hands[ply, 1]
-        and tt_keys[slot, 2] == hands[ply, 2]
-        and tt_keys[slot, 0] == hands[ply, 0] | (leaders[ply] << 48)
-    )
+    return tt_keys[slot, 0] == key_a[ply] and tt_keys[slot, 1] == key_b[ply]
+
+
+@njit
+def _live(hands, ply):
+    return hands[ply, 0] | hands[ply, 1] | hands[ply, 2]

@@ -23,7 +23,7 @@ from .paranoid import BudgetExhausted
 from .position import Position
 
 DEFAULT_TT_MB = 64
-_ENTRY_BYTES = 3 * 8 + 3 + 1 + 1  # key, vector, kind, card
+_ENTRY_BYTES = 2 * 8 + 3 + 1 + 1  # key, vector, kind, card
 
 
 class MaxnTable:
@@ -40,7 +40,7 @@ class MaxnTable:
             raise CoinsError(f"transposition table size must be positive, not {megabytes} MiB")
         entries = int(megabytes * 2**20 / _ENTRY_BYTES)
         size = 1 << max(entries.bit_length() - 1, 4)
-        self.keys = np.zeros((size, 3), dtype=np.int64)
+        self.keys = np.zeros((size, 2), dtype=np.int64)
         self.values = np.zeros((size, 3), dtype=np.int8)
         self.kinds = np.zeros(size, dtype=np.int8)
         self.moves = np.zeros(size, dtype=np.int8)
