@@ -17,7 +17,7 @@ def python(code, **env):
         env=dict(os.environ, **env),
     )
     assert done.returncode == 0, done.stderr
-    return done.stdout.split()[-1]
+    return done.stdout.strip().splitlines()[-1]
 
 
 def test_compiled_after_warm_up():
@@ -25,11 +25,24 @@ def test_compiled_after_warm_up():
     assert is_compiled()
 
 
+# True from is_compiled must mean that solving compiles nothing: count cache misses
+SOLVE_AND_COUNT_MISSES = """
+from numba.core.dispatcher import Dispatcher
+from solver import _kernels, solve
+from solver.compiled import is_compiled
+ready = is_compiled()
+solve("J9.J4..52 .K75.6.N8 A753.8.5. 0 -")
+kernels = [f for f in vars(_kernels).values() if isinstance(f, Dispatcher)]
+print(ready, sum(sum(f.stats.cache_misses.values()) for f in kernels))
+"""
+
+
 def test_empty_cache_then_filled_cache(tmp_path):
     cache = str(tmp_path)
     assert python(CHECK, NUMBA_CACHE_DIR=cache) == "False"
     python("from solver.compiled import warm_up; print(warm_up())", NUMBA_CACHE_DIR=cache)
-    assert python(CHECK, NUMBA_CACHE_DIR=cache) == "True"
+    done = python(SOLVE_AND_COUNT_MISSES, NUMBA_CACHE_DIR=cache)
+    assert done == "True 0"
 
 
 def test_nothing_to_compile_without_jit(tmp_path):
