@@ -89,6 +89,16 @@ def _prefers(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
 
 
 @njit
+def _may_reject(ply, lower, leaders, n_trick, best, totals):
+    """Cheap necessary condition for ``_parent_rejects``: the parent's mover has
+    something, and ``lower`` leaves it no more than that (the points of a trick
+    completed on the way, ``totals[ply - 1] - totals[ply]``, can only lower it)."""
+    parent = ply - 1
+    have = best[parent, (leaders[parent] + n_trick[parent]) % 3]
+    return have >= 0 and totals[ply] - lower <= have
+
+
+@njit
 def _parent_rejects(ply, seat, lower, hands, leaders, n_trick, trick_cards, moves, move_index,
                     best, best_card, totals):
     """Will the parent of the node at ``ply`` never take it, once ``seat`` (that
@@ -326,6 +336,7 @@ def maxn_search(
                         if (
                             kind == ENTRY_LOWER
                             and ply >= prune_from
+                            and _may_reject(ply, tt_values[slot, mover], leaders, n_trick, best, totals)
                             and _parent_rejects(ply, mover, tt_values[slot, mover], hands,
                                                 leaders, n_trick, trick_cards, moves,
                                                 move_index, best, best_card, totals)
@@ -401,7 +412,7 @@ def maxn_search(
                         own = best[ply, mover]
                         if own == totals[ply]:
                             finished = True  # every point left: the vector is settled
-                        elif ply >= prune_from and _parent_rejects(
+                        elif ply >= prune_from and _may_reject(ply, own, leaders, n_trick, best, totals) and _parent_rejects(
                             ply, mover, own, hands, leaders, n_trick, trick_cards, moves,
                             move_index, best, best_card, totals
                         ):
