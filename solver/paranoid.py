@@ -18,7 +18,7 @@ from .cards import SEATS, Card
 from .errors import CoinsError
 from .position import Position
 
-DEFAULT_TT_MB = 64
+DEFAULT_TT_MB = 256
 _ENTRY_BYTES = 2 * 8 + 1 + 2 + 1  # key, cards left, two bounds, best card
 
 
@@ -39,7 +39,7 @@ class TranspositionTable:
         entries = int(megabytes * 2**20 / _ENTRY_BYTES)
         size = 1 << max(entries.bit_length() - 1, 4)
         self.keys = np.zeros((size, 2), dtype=np.int64)
-        self.depth = np.full(size, -1, dtype=np.int8)
+        self.depth = np.zeros(size, dtype=np.int8)  # cards left; 0 marks an empty entry
         self.bounds = np.zeros((size, 2), dtype=np.int8)
         self.moves = np.zeros(size, dtype=np.int8)
 
@@ -49,7 +49,7 @@ class TranspositionTable:
 
     def clear(self) -> None:
         self.keys[:] = 0
-        self.depth[:] = -1
+        self.depth[:] = 0
 
 
 class _Search:
@@ -195,7 +195,7 @@ def solve(
     values are wanted. ``max_nodes`` and ``time_limit`` (seconds) bound the
     work; when either runs out the result is not exact and carries the proven
     interval per seat instead of a guess. ``table`` lends a transposition
-    table of your own size (default: one shared 64 MiB table); ``use_table``
+    table of your own size (default: one shared 256 MiB table); ``use_table``
     and ``equivalence`` turn those speed-ups off, for tests and measurements.
     """
     if isinstance(position, str):
