@@ -93,9 +93,9 @@ def summarize(records: list[dict]) -> dict:
 
     def spread(values):
         return {
-            "median": float(np.median(values)),
-            "p90": float(np.percentile(values, 90)),
-            "max": float(values.max()),
+            "median": round(float(np.median(values)), 6),
+            "p90": round(float(np.percentile(values, 90)), 6),
+            "max": round(float(values.max()), 6),
         }
 
     return {

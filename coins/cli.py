@@ -106,8 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exit:  # argparse: --help (0) or a usage error (2)
-        return exit.code
+    except SystemExit as stop:  # argparse: --help (0) or a usage error (2)
+        return stop.code
     try:
         args.run(args)
     except CoinsError as error:

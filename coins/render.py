@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from solver.cards import RANK_LETTERS, RANKS_PER_SUIT, SEATS, SUIT_LETTERS, SUIT_NAMES, Card
+from solver.cards import SEATS, SUIT_LETTERS, SUIT_NAMES, Card, format_hand
 from solver.paranoid import SolveResult
 from solver.position import Position
 
@@ -39,9 +39,8 @@ def suit_heading(suit: int) -> Text:
 
 def ranks_text(hand: int, suit: int) -> Text:
     """The ranks ``hand`` holds in ``suit``, high to low (``A K 9``), or ``-``."""
-    ranks = (hand >> (suit * RANKS_PER_SUIT)) & 0xFFF
-    letters = [RANK_LETTERS[r] for r in range(RANKS_PER_SUIT - 1, -1, -1) if ranks >> r & 1]
-    return Text(" ".join(letters) or "-", style=SUIT_STYLES[suit])
+    group = format_hand(hand).split(".")[suit]
+    return Text(" ".join(group) or "-", style=SUIT_STYLES[suit])
 
 
 def hands_table(
@@ -57,7 +56,8 @@ def hands_table(
     for heading in extra:
         table.add_column(heading, justify="right")
     for seat in range(SEATS):
-        label = f"{seat} to move" if seat == position.to_move and not position.is_terminal else str(seat)
+        moving = seat == position.to_move and not position.is_terminal
+        label = f"{seat} to move" if moving else str(seat)
         suits = [ranks_text(position.hands[seat], suit) for suit in range(len(SUIT_LETTERS))]
         table.add_row(label, *suits, *(cells[seat] for cells in extra.values()))
     return table
@@ -67,9 +67,7 @@ def trick_text(position: Position) -> Text:
     """The cards on the table and who led them, or who leads next."""
     if not position.trick:
         return Text(f"Trick: none on the table, seat {position.leader} leads.")
-    return Text.assemble(
-        "Trick: ", cards_text(position.trick), f" (seat {position.leader} led)."
-    )
+    return Text.assemble("Trick: ", cards_text(position.trick), f" (seat {position.leader} led).")
 
 
 def value_text(result: SolveResult, seat: int) -> str:
@@ -89,9 +87,7 @@ def card_values_table(card_values: Mapping[Card, int], optimal: Sequence[Card]) 
     columns: list[list[Text]] = [[] for _ in SUIT_LETTERS]
     for card in sorted(card_values, key=lambda c: (c.suit, -c.rank)):
         mark = f" {OPTIMAL_MARK}" if card in optimal else ""
-        columns[card.suit].append(
-            Text.assemble(card_text(card), f" {card_values[card]}{mark}")
-        )
+        columns[card.suit].append(Text.assemble(card_text(card), f" {card_values[card]}{mark}"))
     for suit, cells in enumerate(columns):
         if cells:
             table.add_column(suit_heading(suit))
@@ -103,8 +99,10 @@ def line_table(position: Position, line: Sequence[Card]) -> Table:
     """``line`` played out from ``position``, one row per trick with its winner
     and points; cards already on the table start the first row, dimmed."""
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for heading in ("trick", "cards (seat:card)", "winner", "coins"):
-        table.add_column(heading, justify="right" if heading != "cards (seat:card)" else "left")
+    table.add_column("trick", justify="right")
+    table.add_column("cards (seat:card)")
+    table.add_column("winner", justify="right")
+    table.add_column("coins", justify="right")
     played = [
         Text.assemble(f"{(position.leader + i) % SEATS}:", card_text(card), style="dim")
         for i, card in enumerate(position.trick)
@@ -116,7 +114,9 @@ def line_table(position: Position, line: Sequence[Card]) -> Table:
         if not after.trick:  # the trick is complete and resolved
             winner = after.leader
             points = after.taken[winner] - position.taken[winner]
-            table.add_row(str(table.row_count + 1), Text("  ").join(played), str(winner), str(points))
+            table.add_row(
+                str(table.row_count + 1), Text("  ").join(played), str(winner), str(points)
+            )
             played = []
         position = after
     if played:  # a line that stops mid-trick
@@ -143,12 +143,14 @@ def solve_report(result: SolveResult) -> Group:
         Text("Guaranteed: Coins sure to be won from here on against the other two.", style="dim"),
     ]
     if not result.exact:
-        parts.append(
-            Text("Not exact: the search hit its node or time limit; low-high is the proven interval.",
-                 style="bold")
-        )
-        if not result.card_values and not position.is_terminal:
-            parts.append(Text("Card values and the optimal line were not reached.", style="bold"))
+        parts.append(Text(
+            "Not exact: the search hit its node or time limit; low-high is the proven interval.",
+            style="bold",
+        ))
+        missing = [name for name, found in (("card values", result.card_values),
+                                            ("optimal line", result.line)) if not found]
+        if missing and not position.is_terminal:
+            parts.append(Text(f"Not reached: {' and '.join(missing)}.", style="bold"))
     if result.card_values:
         parts += [
             Text(""),

@@ -41,7 +41,8 @@ def test_solve_text_shows_the_values_of_solve(capsys, text):
     expected = solve(text)
     status, out, _ = run(capsys, "solve", text)
     assert status == 0
-    rows = {line.split()[0]: line.split() for line in out.splitlines() if line[:2] in ("0 ", "1 ", "2 ")}
+    seat_rows = [line.split() for line in out.splitlines() if line[:2] in ("0 ", "1 ", "2 ")]
+    rows = {words[0]: words for words in seat_rows}
     for seat in range(3):
         assert rows[str(seat)][-1] == str(expected.guaranteed[seat])
     assert rows[str(expected.to_move)][1:3] == ["to", "move"]
@@ -91,7 +92,7 @@ def test_a_limit_says_not_exact_and_shows_the_interval(capsys):
     text = str(Position.random(3, 10))
     status, out, _ = run(capsys, "solve", text, "--max-nodes", "1000")
     assert status == 0
-    assert "Not exact" in out and "not reached" in out
+    assert "Not exact" in out and "Not reached: card values and optimal line." in out
     assert " 0-" in out  # an interval from 0 up
     _, out, _ = run(capsys, "solve", text, "--max-nodes", "1000", "--json")
     got = json.loads(out)
