@@ -20,14 +20,17 @@ in which low cards are gone share one entry.
 from __future__ import annotations
 
 import time
+import warnings
 
 import numba
 import numpy as np
 
 from .cards import COINS_MASK
 
-JIT_OPTIONS = dict(cache=True)
+JIT_OPTIONS = dict(cache=True, nogil=True)  # nogil: searches run in threads
 njit = numba.njit(**JIT_OPTIONS)
+# the time check in the search takes the GIL for a moment; that is intended
+warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel")
 
 # single bit -> index, via 2**i mod 67 being distinct for i < 64
 _BIT_INDEX = np.full(67, -1, dtype=np.int64)
@@ -60,7 +63,7 @@ BUCKET = 4  # transposition-table entries probed per key
 FALSE, TRUE, ABORTED = 0, 1, -1
 
 # option bits for paranoid_search (tests turn the speed-ups off to check them)
-NO_TABLE, NO_EQUIVALENCE = 1, 2
+NO_TABLE, NO_EQUIVALENCE, PREFER_HIGH = 1, 2, 4  # PREFER_HIGH: a second thread's ordering
 
 # stats slots: nodes, table hits and stores, then cutoffs counted by
 # [searching seat or pair][cards already in the trick][first card or later]
@@ -189,6 +192,53 @@ def _key_index(key_a, key_b, table_mask):
 
 
 @njit
+def _tt_pack(low, high, move, depth):
+    """One data word: bounds on the searching seat's points, best card
+    (relative; -1 for none) and cards left (0 marks an empty entry)."""
+    return low | (high << 8) | ((move + 1) << 16) | (depth << 24)
+
+
+@njit
+def _tt_low(data):
+    return data & 0xFF
+
+
+@njit
+def _tt_high(data):
+    return (data >> 8) & 0xFF
+
+
+@njit
+def _tt_move(data):
+    return ((data >> 16) & 0xFF) - 1
+
+
+@njit
+def _tt_depth(data):
+    return (data >> 24) & 0xFF
+
+
+@njit
+def _tt_matches(tt_keys, slot, data, key_a, key_b):
+    return tt_keys[slot, 0] ^ data == key_a and tt_keys[slot, 1] ^ data == key_b
+
+
+@njit
+def _tt_find(tt_keys, tt_data, key_a, key_b, index):
+    for slot in range(index, index + BUCKET):
+        if _tt_matches(tt_keys, slot, tt_data[slot], key_a, key_b):
+            return slot
+    return -1
+
+
+@njit
+def _tt_write(tt_keys, tt_data, slot, key_a, key_b, data):
+    tt_data[slot] = data
+    tt_keys[slot, 0] = key_a ^ data
+    tt_keys[slot, 1] = key_b ^ data
+
+
+@njit
 def _relative_card(card, live):
     """A card as suit * 16 + its rank among the live cards of its suit."""
     suit = card // 12
@@ -242,7 +292,7 @@ def possible_winners(lead_card, card, third_hand):
 
 
 @njit
-def _order_moves(ply, mover, seat, stack_hands, trick_cards, n_trick, moves, n, hint, history):
+def _order_moves(ply, mover, seat, stack_hands, trick_cards, n_trick, moves, n, hint, history, options):
     """Sort ``moves[ply, :n]`` best first for the mover.
 
     The last card of a trick is ordered by the trick's outcome for seat p (the
@@ -292,7 +342,8 @@ def _order_moves(ply, mover, seat, stack_hands, trick_cards, n_trick, moves, n, 
                 score += 1 << 40  # a Coin seat p cannot overtake in its suit
         if card == hint:
             score += 1 << 50
-        scores[i] = score - (card % 12)  # cheaper cards first among equals
+        # among equals cheaper cards first (a helper thread tries dearer ones)
+        scores[i] = score + (card % 12) if options & PREFER_HIGH else score - (card % 12)
     for i in range(1, n):  # insertion sort, n <= 16
         card = moves[ply, i]
         score = scores[i]
@@ -314,21 +365,22 @@ def paranoid_search(
     trick0,
     n_trick0,
     tt_keys,
-    tt_depth,
-    tt_bounds,
-    tt_moves,
+    tt_data,
     history,
     stats,
     max_nodes,
     deadline,
+    stop,
     options,
 ):
     """Can ``seat`` win at least ``need`` more points against the other two?
 
     Returns TRUE, FALSE or ABORTED (node budget ``max_nodes`` or the
-    ``perf_counter`` ``deadline`` ran out; 0 means no limit). ``stats`` gains
-    the nodes searched and the table's hits and stores. Bounds in the table
-    stay valid across calls and across root positions.
+    ``perf_counter`` ``deadline`` ran out, 0 meaning no limit, or another
+    thread set ``stop[0]``). ``stats`` gains the nodes searched and the
+    table's hits and stores. Bounds in the table stay valid across calls, root
+    positions and threads: each entry's key words are stored XORed with its
+    data word, so an entry torn by two threads writing at once reads as a miss.
     """
     hands = np.empty((MAX_PLY, 3), dtype=np.int64)
     leaders = np.empty(MAX_PLY, dtype=np.int64)
@@ -358,6 +410,9 @@ def paranoid_search(
         if entering:
             nodes += 1
             if max_nodes > 0 and nodes > max_nodes:
+                stats[STAT_NODES] += nodes
+                return ABORTED
+            if (nodes & 0xFFF) == 0 and stop[0] != 0:
                 stats[STAT_NODES] += nodes
                 return ABORTED
             if deadline > 0.0 and (nodes & 0xFFFF) == 0:
@@ -399,35 +454,27 @@ def paranoid_search(
             if nt == 0 and not options & NO_TABLE:
                 key_a, key_b = relative_key(h0, h1, live, lead, seat)
                 index = _key_index(key_a, key_b, table_mask)
-                slot = -1
-                for candidate in range(index, index + BUCKET):
-                    if tt_keys[candidate, 0] == key_a and tt_keys[candidate, 1] == key_b:
-                        slot = candidate
-                        break
+                slot = _tt_find(tt_keys, tt_data, key_a, key_b, index)
                 if slot < 0:
                     # take an empty entry, else the one with the fewest cards left
                     slot = index
-                    for candidate in range(index, index + BUCKET):
-                        if tt_depth[candidate] < tt_depth[slot]:
+                    for candidate in range(index + 1, index + BUCKET):
+                        if _tt_depth(tt_data[candidate]) < _tt_depth(tt_data[slot]):
                             slot = candidate
-                    tt_keys[slot, 0] = key_a
-                    tt_keys[slot, 1] = key_b
-                    tt_depth[slot] = popcount(live)
-                    tt_bounds[slot, 0] = 0
-                    tt_bounds[slot, 1] = 12
-                    tt_moves[slot] = -1
+                    _tt_write(tt_keys, tt_data, slot, key_a, key_b, _tt_pack(0, 12, -1, popcount(live)))
                 else:
                     stats[STAT_TT_HITS] += 1
-                    if tt_bounds[slot, 0] >= target:
+                    data = tt_data[slot]
+                    if _tt_low(data) >= target:
                         result = TRUE
                         entering = False
                         continue
-                    if tt_bounds[slot, 1] < target:
+                    if _tt_high(data) < target:
                         result = FALSE
                         entering = False
                         continue
-                    if tt_moves[slot] >= 0:
-                        hint = _absolute_card(tt_moves[slot], live)
+                    if _tt_move(data) >= 0:
+                        hint = _absolute_card(_tt_move(data), live)
                 tt_slot[ply] = slot
                 tt_key[ply, 0] = key_a
                 tt_key[ply, 1] = key_b
@@ -435,7 +482,7 @@ def paranoid_search(
             n = move_representatives(hand, 0 if options & NO_EQUIVALENCE else live, moves[ply])
             if hint >= 0 and hand >> hint & 1 == 0:
                 hint = -1
-            _order_moves(ply, mover, seat, hands, trick_cards, nt, moves, n, hint, history)
+            _order_moves(ply, mover, seat, hands, trick_cards, nt, moves, n, hint, history, options)
             n_moves[ply] = n
             move_index[ply] = 0
         else:
@@ -443,13 +490,21 @@ def paranoid_search(
             slot = tt_slot[ply]
             if slot >= 0:
                 # the entry may have been replaced meanwhile: check the key again
-                if tt_keys[slot, 0] == tt_key[ply, 0] and tt_keys[slot, 1] == tt_key[ply, 1]:
+                key_a = tt_key[ply, 0]
+                key_b = tt_key[ply, 1]
+                data = tt_data[slot]
+                if _tt_matches(tt_keys, slot, data, key_a, key_b):
                     stats[STAT_TT_STORES] += 1
+                    low = _tt_low(data)
+                    high = _tt_high(data)
                     if result == TRUE:
-                        if needs[ply] > tt_bounds[slot, 0]:
-                            tt_bounds[slot, 0] = needs[ply]
-                    elif needs[ply] - 1 < tt_bounds[slot, 1]:
-                        tt_bounds[slot, 1] = needs[ply] - 1
+                        low = max(low, needs[ply])
+                    else:
+                        high = min(high, needs[ply] - 1)
+                    _tt_write(
+                        tt_keys, tt_data, slot, key_a, key_b,
+                        _tt_pack(low, high, _tt_move(data), _tt_depth(data)),
+                    )
             if ply == 0:
                 stats[STAT_NODES] += nodes
                 return result
@@ -463,9 +518,18 @@ def paranoid_search(
                     STAT_CUTOFFS + 6 * maximizing + 2 * n_trick[ply] + (move_index[ply] > 0)
                 ] += 1
                 history[((mover - seat) % 3) * 3 + n_trick[ply], card] += 1 + popcount(hands[ply, mover])
-                if tt_slot[ply] >= 0:
-                    live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
-                    tt_moves[tt_slot[ply]] = _relative_card(card, live)
+                slot = tt_slot[ply]
+                if slot >= 0:
+                    data = tt_data[slot]
+                    key_a = tt_key[ply, 0]
+                    key_b = tt_key[ply, 1]
+                    if _tt_matches(tt_keys, slot, data, key_a, key_b):
+                        live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
+                        move = _relative_card(card, live)
+                        _tt_write(
+                            tt_keys, tt_data, slot, key_a, key_b,
+                            _tt_pack(_tt_low(data), _tt_high(data), move, _tt_depth(data)),
+                        )
                 continue
             move_index[ply] += 1
             if move_index[ply] >= n_moves[ply]:

@@ -8,7 +8,9 @@ seat to move, the optimal cards and one optimal line.
 
 from __future__ import annotations
 
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,7 +21,8 @@ from .errors import CoinsError
 from .position import Position
 
 DEFAULT_TT_MB = 256
-_ENTRY_BYTES = 2 * 8 + 1 + 2 + 1  # key, cards left, two bounds, best card
+DEFAULT_THREADS = min(2, os.cpu_count() or 1)
+_ENTRY_BYTES = 3 * 8  # two key words, one data word
 
 
 class BudgetExhausted(Exception):
@@ -30,7 +33,8 @@ class TranspositionTable:
     """Fixed-size numpy arrays of bounds, keyed on the cards each seat holds.
 
     Entries are exact facts about a position (not about the root that reached
-    it), so one table serves any number of searches; its memory never grows.
+    it), so one table serves any number of searches, and several search
+    threads at once; its memory never grows.
     """
 
     def __init__(self, megabytes: float = DEFAULT_TT_MB):
@@ -38,10 +42,9 @@ class TranspositionTable:
             raise CoinsError(f"transposition table size must be positive, not {megabytes} MiB")
         entries = int(megabytes * 2**20 / _ENTRY_BYTES)
         size = 1 << max(entries.bit_length() - 1, 4)
+        # zeros: the OS hands the pages out lazily, and an all-zero entry is empty
         self.keys = np.zeros((size, 2), dtype=np.int64)
-        self.depth = np.zeros(size, dtype=np.int8)  # cards left; 0 marks an empty entry
-        self.bounds = np.zeros((size, 2), dtype=np.int8)
-        self.moves = np.zeros(size, dtype=np.int8)
+        self.data = np.zeros(size, dtype=np.int64)
 
     @property
     def entries(self) -> int:
@@ -49,11 +52,26 @@ class TranspositionTable:
 
     def clear(self) -> None:
         self.keys[:] = 0
-        self.depth[:] = 0
+        self.data[:] = 0
+
+
+_pool: ThreadPoolExecutor | None = None
+
+
+def _helper_pool() -> ThreadPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(thread_name_prefix="coins-search")
+    return _pool
 
 
 class _Search:
-    """Runs boolean searches on one position, counting nodes against a budget."""
+    """Runs boolean searches on one position, counting nodes against a budget.
+
+    With several threads (lazy SMP) every thread searches the same question
+    over the shared table, each in its own move order, and the first to
+    answer stops the others: the answer is the same, only sooner.
+    """
 
     def __init__(
         self,
@@ -61,47 +79,49 @@ class _Search:
         max_nodes: int | None,
         deadline: float | None,
         options: int = 0,
+        threads: int = 1,
     ):
         self.table = table
-        self.options = options
         self.max_nodes = max_nodes
         self.deadline = deadline
-        self.history = np.zeros((9, 48), dtype=np.int64)
-        self.stats = np.zeros(k.STAT_SIZE, dtype=np.int64)
+        self.options = options
+        self.threads = threads
+        self.histories = [np.zeros((9, 48), dtype=np.int64) for _ in range(threads)]
+        self.stats = [np.zeros(k.STAT_SIZE, dtype=np.int64) for _ in range(threads)]
 
     @property
     def nodes(self) -> int:
-        return int(self.stats[k.STAT_NODES])
+        return int(sum(stats[k.STAT_NODES] for stats in self.stats))
 
     def wins_at_least(self, position: Position, seat: int, need: int) -> bool:
         """Can ``seat`` be sure of ``need`` more points from ``position``?"""
         trick = np.full(2, -1, dtype=np.int64)
         trick[: len(position.trick)] = position.trick
+        hands = np.array(position.hands, dtype=np.int64)
         budget = 0
         if self.max_nodes is not None:
-            budget = self.max_nodes - self.nodes
+            budget = (self.max_nodes - self.nodes) // self.threads
             if budget <= 0:
                 raise BudgetExhausted
-        outcome = k.paranoid_search(
-            seat,
-            need,
-            np.array(position.hands, dtype=np.int64),
-            position.leader,
-            trick,
-            len(position.trick),
-            self.table.keys,
-            self.table.depth,
-            self.table.bounds,
-            self.table.moves,
-            self.history,
-            self.stats,
-            budget,
-            self.deadline or 0.0,
-            self.options,
-        )
-        if outcome == k.ABORTED:
+        stop = np.zeros(1, dtype=np.int64)
+
+        def run(thread: int) -> int:
+            outcome = k.paranoid_search(
+                seat, need, hands, position.leader, trick, len(position.trick),
+                self.table.keys, self.table.data, self.histories[thread], self.stats[thread],
+                budget, self.deadline or 0.0, stop,
+                self.options | (k.PREFER_HIGH if thread % 2 else 0),
+            )  # fmt: skip
+            if outcome != k.ABORTED:
+                stop[0] = 1
+            return outcome
+
+        helpers = [_helper_pool().submit(run, t) for t in range(1, self.threads)]
+        outcomes = [run(0)] + [helper.result() for helper in helpers]
+        answers = [o for o in outcomes if o != k.ABORTED]
+        if not answers:
             raise BudgetExhausted
-        return outcome == k.TRUE
+        return answers[0] == k.TRUE
 
     def value(self, position: Position, seat: int, bounds: list[int], first_test: int = 2) -> int:
         """Narrow ``bounds`` ([low, high], updated in place) to the exact value.
@@ -186,6 +206,7 @@ def solve(
     table: TranspositionTable | None = None,
     use_table: bool = True,
     equivalence: bool = True,
+    threads: int = DEFAULT_THREADS,
 ) -> SolveResult:
     """Solve ``position`` open-handed for the guaranteed value of each seat in ``seats``.
 
@@ -196,7 +217,8 @@ def solve(
     work; when either runs out the result is not exact and carries the proven
     interval per seat instead of a guess. ``table`` lends a transposition
     table of your own size (default: one shared 256 MiB table); ``use_table``
-    and ``equivalence`` turn those speed-ups off, for tests and measurements.
+    and ``equivalence`` turn those speed-ups off, for tests and measurements;
+    ``threads`` searches each question on that many threads at once.
     """
     if isinstance(position, str):
         position = Position.parse(position)
@@ -210,7 +232,9 @@ def solve(
     start = time.perf_counter()
     deadline = start + time_limit if time_limit is not None else None
     options = (0 if use_table else k.NO_TABLE) | (0 if equivalence else k.NO_EQUIVALENCE)
-    search = _Search(table or _default_table(), max_nodes, deadline, options)
+    if not isinstance(threads, int) or threads < 1:
+        raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
+    search = _Search(table or _default_table(), max_nodes, deadline, options, threads)
 
     coins = position.coins_left
     work: list[list[int] | None] = [[0, coins] if s in seats else None for s in range(SEATS)]
