@@ -1,0 +1,432 @@
+"""The paranoid solver (solver.paranoid.solve and its compiled kernels).
+
+Expected values come from ``shared/vectors/paranoid.jsonl`` and from the
+brute-force twin ``tests/naive.py`` (full-width minimax straight from
+RULES.md); the invariants below follow from the definitions in RULES.md
+("Values the solver reports").
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import naive
+import numpy as np
+import pytest
+from conftest import load_jsonl
+from positions import random_position
+
+from solver import _kernels as kernels
+from solver.cards import Card, cards_in, popcount
+from solver.errors import CoinsError
+from solver.paranoid import TranspositionTable, solve
+from solver.position import Position
+
+ROOT = Path(__file__).resolve().parents[1]
+PARANOID = load_jsonl("paranoid.jsonl")
+
+
+def hand_size(text: str) -> int:
+    return Position.parse(text).cards_per_hand
+
+
+def cards_played_to_end(position: Position) -> int:
+    return sum(popcount(h) for h in position.hands)
+
+
+def zero_taken(position: Position) -> Position:
+    return Position(position.hands, position.leader, position.trick)
+
+
+# --- the public vectors -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("line", PARANOID, ids=[line["position"] for line in PARANOID])
+def test_paranoid_vectors(line):
+    """paranoid.jsonl: mover, guaranteed and every card value, line by line."""
+    result = solve(line["position"])
+    assert result.exact
+    assert result.to_move == line["mover"]
+    assert result.guaranteed == line["guaranteed"]
+    assert {str(c): v for c, v in result.card_values.items()} == line["card_values"]
+
+
+SMALL_VECTORS = [line for line in PARANOID if hand_size(line["position"]) <= 4]
+LARGER_VECTORS = [line for line in PARANOID if hand_size(line["position"]) == 5]
+
+
+def check_naive_against_vector(line):
+    position = Position.parse(line["position"])
+    naive.clear()
+    assert [naive.guaranteed(position, s) for s in range(3)] == line["guaranteed"]
+    assert {str(c): v for c, v in naive.card_values(position).items()} == line["card_values"]
+
+
+@pytest.mark.parametrize("line", SMALL_VECTORS, ids=[v["position"] for v in SMALL_VECTORS])
+def test_naive_agrees_with_vectors(line):
+    """The twin itself is held to the vectors (hands of up to 4 cards)."""
+    check_naive_against_vector(line)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("line", LARGER_VECTORS, ids=[v["position"] for v in LARGER_VECTORS])
+def test_naive_agrees_with_vectors_5_cards(line):
+    check_naive_against_vector(line)
+
+
+def test_vectors_cover_what_the_readme_says():
+    sizes = {hand_size(line["position"]) for line in PARANOID}
+    assert sizes == {1, 2, 3, 4, 5, 6}
+    assert len(SMALL_VECTORS) >= 40
+
+
+# --- compiled solver against the brute force ------------------------------------------
+
+
+def make_cases(count: int, sizes: list[int], seed: int) -> list[tuple[str, Position]]:
+    """``count`` seeded random positions: a third mid-trick, a quarter with Coins
+    taken, a tenth with no Coins left, hand sizes drawn from ``sizes``."""
+    rng = random.Random(seed)
+    cases = []
+    for i in range(count):
+        cards = sizes[i % len(sizes)]
+        on_table = (1 + (i // 3) % 2) if i % 3 == 0 else 0
+        taken = i % 4 == 1
+        coins = i % 10 != 7
+        position = random_position(rng, cards, on_table=on_table, taken=taken, coins=coins)
+        label = f"{i}-{cards}c-t{on_table}{'-taken' if taken else ''}{'' if coins else '-nocoins'}"
+        cases.append((label, position))
+    return cases
+
+
+# 500 positions: mostly 1-3 cards a hand, some 4 (the twin takes ~0.1 s at 4).
+SIZES = [1, 2, 2, 3, 3, 3, 3, 4, 2, 3]
+CASES = make_cases(500, SIZES, seed=20221001)
+
+
+def check_against_naive(position: Position, **options) -> None:
+    naive.clear()
+    result = solve(position, **options)
+    mover = position.to_move
+    coins = position.coins_left
+    expected = [naive.guaranteed(position, s) for s in range(3)]
+    expected_cards = naive.card_values(position)
+
+    assert result.exact
+    assert result.guaranteed == expected
+    assert result.card_values == expected_cards
+    assert result.bounds == [(v, v) for v in expected]
+
+    # invariants of RULES.md's definitions
+    assert all(0 <= v <= coins for v in result.guaranteed)
+    assert sum(result.guaranteed) <= coins  # each seat's guarantee is achievable at once
+    assert list(result.card_values) == position.legal_cards()
+    assert all(v <= result.guaranteed[mover] for v in result.card_values.values())
+    assert max(result.card_values.values()) == result.guaranteed[mover]
+    assert result.optimal == [
+        c for c in position.legal_cards() if result.card_values[c] == result.guaranteed[mover]
+    ]
+    # the line: legal to the end of the hand, and the mover wins exactly its value along it
+    assert len(result.line) == cards_played_to_end(position)
+    assert result.line[0] in result.optimal
+    won = naive.points_along(position, result.line)  # raises on an illegal card
+    assert won[mover] == result.guaranteed[mover], (result.line, won)
+
+
+@pytest.mark.parametrize("label, position", CASES, ids=[label for label, _ in CASES])
+def test_solver_matches_naive(label, position):
+    check_against_naive(position)
+
+
+def test_cases_cover_the_brief():
+    """At least 500 positions, a third mid-trick, some taken, some without Coins, some 4-card."""
+    positions = [p for _, p in CASES]
+    assert len(positions) >= 500
+    assert sum(1 for p in positions if p.trick) >= len(positions) // 3
+    assert sum(1 for p in positions if any(p.taken)) >= 50
+    assert sum(1 for p in positions if p.coins_left == 0) >= 30
+    assert sum(1 for p in positions if p.cards_per_hand == 4) >= 40
+    assert {p.cards_per_hand for p in positions} == {1, 2, 3, 4}
+
+
+TAKEN_CASES = [(label, p) for label, p in CASES if any(p.taken)][:60]
+
+
+@pytest.mark.parametrize("label, position", TAKEN_CASES, ids=[lb for lb, _ in TAKEN_CASES])
+def test_taken_does_not_change_values(label, position):
+    """RULES.md: values count points from the position on; ``taken`` is not added."""
+    with_taken = solve(position)
+    without = solve(zero_taken(position))
+    assert with_taken.guaranteed == without.guaranteed
+    assert with_taken.card_values == without.card_values
+    assert with_taken.optimal == without.optimal
+
+
+OPTION_CASES = CASES[::5]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(use_table=False),
+        dict(equivalence=False),
+        dict(use_table=False, equivalence=False),
+        dict(threads=1),
+        dict(threads=3),
+    ],
+    ids=["no-table", "no-equivalence", "neither", "1-thread", "3-threads"],
+)
+def test_speedups_off_give_the_same_answers(options):
+    """use_table=False / equivalence=False / a given number of threads: the same
+    values as the twin (every 5th case)."""
+    for label, position in OPTION_CASES:
+        try:
+            check_against_naive(position, **options)
+        except AssertionError as error:
+            raise AssertionError(f"{label}: {position} with {options}: {error}") from None
+
+
+def test_small_table_gives_the_same_answers():
+    """A tiny transposition table (constant replacement) changes no value."""
+    table = TranspositionTable(megabytes=0.001)
+    for label, position in CASES[:200:4]:
+        try:
+            check_against_naive(position, table=table)
+        except AssertionError as error:
+            raise AssertionError(f"{label}: {position}: {error}") from None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(30))
+def test_solver_matches_naive_5_cards(seed):
+    rng = random.Random(1000 + seed)
+    position = random_position(rng, 5, on_table=seed % 3, taken=seed % 2 == 0)
+    check_against_naive(position)
+
+
+@pytest.mark.slow
+def test_solver_matches_naive_many_small():
+    for label, position in make_cases(3000, [1, 2, 3, 3, 3, 4], seed=77):
+        try:
+            check_against_naive(position)
+        except AssertionError as error:
+            raise AssertionError(f"{label}: {position}: {error}") from None
+
+
+# --- the solve() interface --------------------------------------------------------------------
+
+
+def test_terminal_position():
+    result = solve("... ... ... 1 - 4,4,4")
+    assert result.exact and result.guaranteed == [0, 0, 0]
+    assert result.card_values == {} and result.optimal == [] and result.line == []
+
+
+def test_seats_argument():
+    """Only the seats asked are solved; the mover's card values are there regardless."""
+    position = Position.parse("N3.J4.K. .KN853.. 6.972..7 2 - 0,0,0")  # paranoid.jsonl: [1, 4, 1]
+    one = solve(position, seats=1)
+    assert one.guaranteed == [None, 4, None]
+    assert one.bounds[0] is None and one.bounds[1] == (4, 4)
+    assert {str(c): v for c, v in one.card_values.items()} == {
+        "6C": 1, "2O": 1, "7O": 0, "9O": 0, "7B": 1,
+    }
+    assert solve(position, seats=[2, 0]).guaranteed == [1, None, 1]
+    bare = solve(position, card_values=False, line=False)
+    assert bare.guaranteed == [1, 4, 1] and bare.card_values == {} and bare.line == []
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [dict(seats=3), dict(seats=[-1]), dict(seats="0"), dict(max_nodes=0), dict(time_limit=0)],
+)
+def test_bad_arguments(kwargs):
+    with pytest.raises(CoinsError):
+        solve("7...2 K.3.. J.6.. 0 - 0,1,0", **kwargs)
+
+
+def test_bad_position():
+    with pytest.raises(CoinsError):
+        solve("7...2 K.3.. J.6.. 3 -")
+    with pytest.raises(CoinsError):
+        solve(42)
+
+
+def test_to_json():
+    result = solve("7...2 K.3.. J.6.. 0 - 0,1,0")  # paranoid.jsonl: [0, 0, 2], 7C: 0, 2B: 0
+    data = json.loads(json.dumps(result.to_json()))
+    assert data["guaranteed"] == [0, 0, 2] and data["to_move"] == 0
+    assert data["card_values"] == {"7C": 0, "2B": 0} and data["exact"] is True
+
+
+# --- budgets ------------------------------------------------------------------------------
+
+
+BUDGET_POSITION = Position.random(0, 7)  # 7 cards a hand: ~10^5 nodes on a fresh table
+
+
+@functools.lru_cache(maxsize=None)
+def true_values(position: Position) -> tuple[list[int], dict]:
+    exact = solve(position, table=TranspositionTable(8))
+    plain = solve(position, equivalence=False, table=TranspositionTable(8), threads=1)
+    assert exact.exact and plain.exact
+    assert exact.guaranteed == plain.guaranteed and exact.card_values == plain.card_values
+    return exact.guaranteed, exact.card_values
+
+
+def check_partial(result, truth, truth_cards) -> None:
+    coins = result.position.coins_left
+    for seat in range(3):
+        low, high = result.bounds[seat]
+        assert 0 <= low <= truth[seat] <= high <= coins, (seat, result.bounds, truth)
+        if result.guaranteed[seat] is not None:
+            assert low == high == result.guaranteed[seat] == truth[seat]
+        else:
+            assert low < high
+    for card, value in result.card_values.items():  # whatever is reported is proven
+        assert truth_cards[card] == value
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("max_nodes", [1, 10, 100, 1000, 10_000])
+def test_node_budget(max_nodes, threads):
+    """A tiny node budget on a 7-card position: not exact, and each seat's proven
+    interval holds its true value (from an unbounded solve, checked twice). Each
+    thread may count the one node that finds the budget spent."""
+    truth, truth_cards = true_values(BUDGET_POSITION)
+    result = solve(
+        BUDGET_POSITION, max_nodes=max_nodes, table=TranspositionTable(8), threads=threads
+    )
+    assert not result.exact
+    assert result.nodes <= max_nodes + threads
+    check_partial(result, truth, truth_cards)
+
+
+def test_node_budget_large_enough_is_exact():
+    truth, truth_cards = true_values(BUDGET_POSITION)
+    result = solve(BUDGET_POSITION, max_nodes=10**9, table=TranspositionTable(8))
+    assert result.exact and result.guaranteed == truth and result.card_values == truth_cards
+
+
+def test_time_limit():
+    """A 9-card position (millions of nodes) with a 1 ms limit stops early with
+    true intervals; with a generous limit it is exact."""
+    position = Position.random(0, 9)
+    exact = solve(position, table=TranspositionTable(16))  # 9 cards: too big for the twin
+    assert exact.exact
+    truth, truth_cards = exact.guaranteed, exact.card_values
+    result = solve(position, time_limit=0.001, table=TranspositionTable(16))
+    assert not result.exact
+    assert result.seconds < 1.0
+    check_partial(result, truth, truth_cards)
+    generous = solve(position, time_limit=600, table=TranspositionTable(16))
+    assert generous.exact and generous.guaranteed == truth
+
+
+# --- kernels: naive twins, plain-Python run, fresh-process cache ----------------------------
+
+
+def runs_naive(hand: int, live: int) -> dict[int, int]:
+    """Each hand card's representative: the highest hand card reachable upwards
+    in its suit without passing a live card that is not in the hand."""
+    representative = {}
+    for card in cards_in(hand):
+        best = card
+        for higher in range(card + 1, (card // 12 + 1) * 12):
+            if live >> higher & 1:
+                if hand >> higher & 1:
+                    best = higher
+                else:
+                    break
+        representative[card] = best
+    return representative
+
+
+def test_move_equivalence_kernels():
+    """move_representatives / representative_of against the definition in _kernels:
+    cards of one suit with no live card between them are equivalent, the highest
+    of each run stands for it."""
+    rng = random.Random(5)
+    out = np.zeros(16, dtype=np.int64)
+    for _ in range(3000):
+        live_cards = rng.sample(range(48), rng.randint(1, 48))
+        live = sum(1 << c for c in live_cards)
+        hand = sum(1 << c for c in rng.sample(live_cards, rng.randint(1, min(16, len(live_cards)))))
+        expected = runs_naive(hand, live)
+        n = kernels.move_representatives(np.int64(hand), np.int64(live), out)
+        assert sorted(out[:n].tolist()) == sorted(set(expected.values()))
+        for card, rep in expected.items():
+            assert kernels.representative_of(card, np.int64(hand), np.int64(live)) == rep
+
+
+SUBPROCESS_SCRIPT = textwrap.dedent(
+    """
+    import json, sys, types
+    from solver import _kernels
+    from solver.paranoid import TranspositionTable, solve
+    plain = isinstance(_kernels.paranoid_search, types.FunctionType)
+    out = []
+    for text in json.loads(sys.argv[1]):
+        r = solve(text, table=TranspositionTable(1))
+        out.append({"g": r.guaranteed, "cv": {str(c): v for c, v in r.card_values.items()},
+                    "line": [str(c) for c in r.line], "exact": r.exact})
+    r = solve(json.loads(sys.argv[1])[-1], max_nodes=3, table=TranspositionTable(1))
+    out.append({"aborted_exact": r.exact, "bounds": r.bounds, "plain_python": plain})
+    print(json.dumps(out))
+    """
+)
+
+
+def run_solver_subprocess(positions: list[str], **env) -> list[dict]:
+    environment = dict(os.environ, PYTHONPATH=str(ROOT), **env)
+    done = subprocess.run(
+        [sys.executable, "-c", SUBPROCESS_SCRIPT, json.dumps(positions)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=environment,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+def small_positions() -> list[str]:
+    rng = random.Random(31)
+    positions = [random_position(rng, 2, on_table=i % 3, taken=i % 2 == 0) for i in range(4)]
+    positions += [random_position(rng, 3, on_table=i % 3) for i in range(3)]
+    return [str(p) for p in positions]
+
+
+def test_kernels_as_plain_python():
+    """NUMBA_DISABLE_JIT=1 in a subprocess runs the kernels as plain Python
+    (Python semantics, Python errors): same answers as the compiled solver."""
+    positions = small_positions()
+    plain = run_solver_subprocess(positions, NUMBA_DISABLE_JIT="1")
+    for text, got in zip(positions, plain):
+        compiled = solve(text)
+        assert got["exact"]
+        assert got["g"] == compiled.guaranteed, text
+        assert got["cv"] == {str(c): v for c, v in compiled.card_values.items()}, text
+        assert got["line"] == [str(c) for c in solve(text, table=TranspositionTable(1)).line]
+    assert plain[-1]["plain_python"] is True, "the kernels were compiled after all"
+    assert plain[-1]["aborted_exact"] is False
+
+
+def test_cached_kernels_in_fresh_processes():
+    """cache=True kernels load in a new process (twice: the second reads the
+    on-disk cache the first may have written) and give the same answers."""
+    positions = small_positions()[:3]
+    first = run_solver_subprocess(positions)
+    second = run_solver_subprocess(positions)
+    assert first == second
+    assert first[-1]["plain_python"] is False
+    for text, got in zip(positions, first):
+        assert got["g"] == solve(text).guaranteed
