@@ -19,9 +19,6 @@ in which low cards are gone share one entry.
 
 from __future__ import annotations
 
-import time
-import warnings
-
 import numba
 import numpy as np
 
@@ -29,8 +26,6 @@ from .cards import COINS_MASK
 
 JIT_OPTIONS = dict(cache=True, nogil=True)  # nogil: searches run in threads
 njit = numba.njit(**JIT_OPTIONS)
-# the time check in the search takes the GIL for a moment; that is intended
-warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel")
 
 # single bit -> index, via 2**i mod 67 being distinct for i < 64
 _BIT_INDEX = np.full(67, -1, dtype=np.int64)
@@ -369,15 +364,14 @@ def paranoid_search(
     history,
     stats,
     max_nodes,
-    deadline,
     stop,
     options,
 ):
     """Can ``seat`` win at least ``need`` more points against the other two?
 
-    Returns TRUE, FALSE or ABORTED (node budget ``max_nodes`` or the
-    ``perf_counter`` ``deadline`` ran out, 0 meaning no limit, or another
-    thread set ``stop[0]``). ``stats`` gains the nodes searched and the
+    Returns TRUE, FALSE or ABORTED (the node budget ``max_nodes`` ran out, 0
+    meaning no limit, or another thread set ``stop[0]``: a search thread that
+    answered first, or the caller's timer). ``stats`` gains the nodes searched and the
     table's hits and stores. Bounds in the table stay valid across calls, root
     positions and threads: each entry's key words are stored XORed with its
     data word, so an entry torn by two threads writing at once reads as a miss.
@@ -415,12 +409,6 @@ def paranoid_search(
             if (nodes & 0xFFF) == 0 and stop[0] != 0:
                 stats[STAT_NODES] += nodes
                 return ABORTED
-            if deadline > 0.0 and (nodes & 0xFFFF) == 0:
-                with numba.objmode(now="float64"):
-                    now = time.perf_counter()
-                if now > deadline:
-                    stats[STAT_NODES] += nodes
-                    return ABORTED
             tt_slot[ply] = -1
             h0 = hands[ply, 0]
             h1 = hands[ply, 1]

@@ -9,6 +9,7 @@ seat to move, the optimal cards and one optimal line.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -104,12 +105,19 @@ class _Search:
             if budget <= 0:
                 raise BudgetExhausted
         stop = np.zeros(1, dtype=np.int64)
+        timer = None
+        if self.deadline is not None:
+            left = self.deadline - time.perf_counter()
+            if left <= 0:
+                raise BudgetExhausted
+            timer = threading.Timer(left, stop.fill, (1,))
+            timer.start()
 
         def run(thread: int) -> int:
             outcome = k.paranoid_search(
                 seat, need, hands, position.leader, trick, len(position.trick),
                 self.table.keys, self.table.data, self.histories[thread], self.stats[thread],
-                budget, self.deadline or 0.0, stop,
+                budget, stop,
                 self.options | (k.PREFER_HIGH if thread % 2 else 0),
             )  # fmt: skip
             if outcome != k.ABORTED:
@@ -118,6 +126,8 @@ class _Search:
 
         helpers = [_helper_pool().submit(run, t) for t in range(1, self.threads)]
         outcomes = [run(0)] + [helper.result() for helper in helpers]
+        if timer is not None:
+            timer.cancel()
         answers = [o for o in outcomes if o != k.ABORTED]
         if not answers:
             raise BudgetExhausted
