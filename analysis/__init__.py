@@ -1,5 +1,45 @@
 """Analysis of Coins positions and games built on ``solver``: reports, reviews, hints, studies.
 
 It depends on ``solver`` only and knows nothing of the command line, which
-calls it. Nothing lives here yet.
+calls it. Everything returns data (dataclasses with ``to_json()``, or a
+networkx graph); ``coins.analysis_commands`` renders it for people.
+
+- ``analyze(position)``: the max^n equilibrium line (everyone plays for
+  themselves) trick by trick, every card of every decision valued in both
+  modes, the best cards of each mode marked, the decisions where they part.
+- ``review(record)``: what each card of a record of play cost its player in
+  both modes, the running score, and a summary per seat.
+- ``decision_graph(position, depth, mode, unit)``: positions as nodes, cards
+  as edges (equivalent cards merged), values and optimal flags;
+  ``write_graph(graph, path)`` saves GraphML, DOT, node-link JSON or, through
+  Graphviz, SVG/PNG/PDF.
 """
+
+from .graph import (
+    NO_GRAPHVIZ,
+    GraphTooLarge,
+    GraphvizMissing,
+    decision_graph,
+    to_dot,
+    write_graph,
+)
+from .report import MAIN_LINE, Analysis, CardReport, Decision, analyze
+from .reviews import MoveReview, Review, SeatSummary, review
+
+__all__ = [
+    "MAIN_LINE",
+    "NO_GRAPHVIZ",
+    "Analysis",
+    "CardReport",
+    "Decision",
+    "GraphTooLarge",
+    "GraphvizMissing",
+    "MoveReview",
+    "Review",
+    "SeatSummary",
+    "analyze",
+    "decision_graph",
+    "review",
+    "to_dot",
+    "write_graph",
+]
