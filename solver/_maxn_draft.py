@@ -16,9 +16,11 @@ Speed-ups, each of which a test turns off (``options``) to check it:
   (comparing the highest of two runs orders them as their lowest cards do:
   runs of one hand never interleave, so the index-order tie-break is kept).
 - A transposition table at trick boundaries, keyed on the cards each seat
-  holds and the leader (values count points from the node on, so ``taken``
-  is no part of a position's value). An entry holds the exact vector, or a
-  lower bound on the leader's own points left by a pruned search.
+  holds renumbered by rank among the live cards (``relative_key``: gone cards
+  change nothing, and renumbering keeps every comparison and the index
+  order) and the leader. Values count points from the node on, so ``taken``
+  is no part of the key. An entry holds the exact vector, or a lower bound on
+  the leader's own points left by a pruned search, and the best card.
 - Shallow pruning. The points left ``T`` are fixed, so once the mover ``q``
   of a node is sure of ``L`` points, its parent's mover ``p`` (another seat)
   gets at most ``T - L`` there (minus what the trick that led here gives the
@@ -177,9 +179,15 @@ def _order_maxn(ply, trick_cards, n_trick, moves, n, hint, history, scores):
 
 
 @njit
-def _tt_probe(tt_keys, key_a, key_b, index):
+def _entry(kind, v0, v1, v2, relative_card):
+    """A table entry's data word: the vector (4 bits a seat), the kind, the card + 1."""
+    return v0 | (v1 << 4) | (v2 << 8) | (kind << 12) | ((relative_card + 1) << 16)
+
+
+@njit
+def _tt_probe(tt, key_a, key_b, index):
     for slot in range(index, index + BUCKET):
-        if tt_keys[slot, 0] == key_a and tt_keys[slot, 1] == key_b:
+        if tt[slot, 0] == key_a and tt[slot, 1] == key_b:
             return slot
     return -1
 
@@ -196,10 +204,7 @@ def maxn_search(
     leader0,
     trick0,
     n_trick0,
-    tt_keys,
-    tt_values,
-    tt_kinds,
-    tt_moves,
+    tt,
     history,
     stats,
     max_nodes,
@@ -246,7 +251,7 @@ def maxn_search(
     trick_cards[0, 0] = trick0[0]
     trick_cards[0, 1] = trick0[1]
 
-    table_mask = tt_keys.shape[0] - BUCKET
+    table_mask = tt.shape[0] - BUCKET
     nodes = 0
     ply = 0
     # what the last finished node hands its parent
@@ -305,39 +310,40 @@ def maxn_search(
                 key_a[ply] = ka
                 key_b[ply] = kb
                 index = _key_index(ka, kb, table_mask)
-                slot = _tt_probe(tt_keys, ka, kb, index)
+                slot = _tt_probe(tt, ka, kb, index)
                 if slot < 0:
                     # replace the entry with the fewest cards left in the bucket
                     slot = index
                     fewest = 99
                     for candidate in range(index, index + BUCKET):
-                        if tt_keys[candidate, 1] == 0:
+                        if tt[candidate, 1] == 0:
                             slot = candidate
                             break
-                        left = _key_cards(tt_keys[candidate, 0], tt_keys[candidate, 1])
+                        left = _key_cards(tt[candidate, 0], tt[candidate, 1])
                         if left < fewest:
                             fewest = left
                             slot = candidate
-                    tt_keys[slot, 0] = ka
-                    tt_keys[slot, 1] = kb
-                    tt_kinds[slot] = ENTRY_NONE
-                    tt_moves[slot] = -1
+                    tt[slot, 0] = ka
+                    tt[slot, 1] = kb
+                    tt[slot, 2] = 0  # ENTRY_NONE, no card
                 else:
                     stats[STAT_TT_HITS] += 1
-                    kind = tt_kinds[slot]
+                    data = tt[slot, 2]
+                    kind = (data >> 12) & 3
                     if ply > 0:
                         if kind == ENTRY_EXACT:
-                            r0 = tt_values[slot, 0]
-                            r1 = tt_values[slot, 1]
-                            r2 = tt_values[slot, 2]
+                            r0 = data & 0xF
+                            r1 = (data >> 4) & 0xF
+                            r2 = (data >> 8) & 0xF
                             exact = True
                             entering = False
                             continue
                         if (
                             kind == ENTRY_LOWER
                             and ply >= prune_from
-                            and _may_reject(ply, tt_values[slot, mover], leaders, n_trick, best, totals)
-                            and _parent_rejects(ply, mover, tt_values[slot, mover], hands,
+                            and _may_reject(ply, (data >> (4 * mover)) & 0xF, leaders, n_trick,
+                                            best, totals)
+                            and _parent_rejects(ply, mover, (data >> (4 * mover)) & 0xF, hands,
                                                 leaders, n_trick, trick_cards, moves,
                                                 move_index, best, best_card, totals)
                         ):
@@ -345,8 +351,8 @@ def maxn_search(
                             exact = False
                             entering = False
                             continue
-                    if tt_moves[slot] >= 0:
-                        hint = _absolute_card(tt_moves[slot], live)
+                    if data >> 16:
+                        hint = _absolute_card((data >> 16) - 1, live)
                 tt_slot[ply] = slot
             hand = hands[ply, mover]
             n = move_representatives(
@@ -418,11 +424,14 @@ def maxn_search(
                         ):
                             stats[STAT_PRUNED] += 1
                             slot = tt_slot[ply]
-                            if slot >= 0 and _key_matches(tt_keys, slot, key_a, key_b, ply):
-                                if tt_kinds[slot] != ENTRY_LOWER or tt_values[slot, mover] < own:
-                                    tt_kinds[slot] = ENTRY_LOWER
-                                    tt_values[slot, mover] = own
-                                tt_moves[slot] = _relative_card(card, _live(hands, ply))
+                            if slot >= 0 and _key_matches(tt, slot, key_a, key_b, ply):
+                                data = tt[slot, 2]
+                                if (data >> 12) & 3 == ENTRY_LOWER:
+                                    own = max(own, (data >> (4 * mover)) & 0xF)
+                                tt[slot, 2] = _entry(ENTRY_LOWER, own if mover == 0 else 0,
+                                                     own if mover == 1 else 0,
+                                                     own if mover == 2 else 0,
+                                                     _relative_card(card, _live(hands, ply)))
                             exact = False
                             continue
             if not finished:
@@ -435,13 +444,10 @@ def maxn_search(
                 r2 = best[ply, 2]
                 exact = True
                 slot = tt_slot[ply]
-                if slot >= 0 and _key_matches(tt_keys, slot, key_a, key_b, ply):
+                if slot >= 0 and _key_matches(tt, slot, key_a, key_b, ply):
                     stats[STAT_TT_STORES] += 1
-                    tt_kinds[slot] = ENTRY_EXACT
-                    tt_values[slot, 0] = r0
-                    tt_values[slot, 1] = r1
-                    tt_values[slot, 2] = r2
-                    tt_moves[slot] = _relative_card(best_card[ply], _live(hands, ply))
+                    tt[slot, 2] = _entry(ENTRY_EXACT, r0, r1, r2,
+                                         _relative_card(best_card[ply], _live(hands, ply)))
                 continue
         # play moves[ply, move_index[ply]] into ply + 1
         lead = leaders[ply]
@@ -467,9 +473,9 @@ def maxn_search(
 
 
 @njit
-def _key_matches(tt_keys, slot, key_a, key_b, ply):
+def _key_matches(tt, slot, key_a, key_b, ply):
     """The entry at ``slot`` still belongs to the node at ``ply`` (it may have been replaced)."""
-    return tt_keys[slot, 0] == key_a[ply] and tt_keys[slot, 1] == key_b[ply]
+    return tt[slot, 0] == key_a[ply] and tt[slot, 1] == key_b[ply]
 
 
 @njit

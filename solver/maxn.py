@@ -23,16 +23,18 @@ from .paranoid import BudgetExhausted
 from .position import Position
 
 DEFAULT_TT_MB = 64
-_ENTRY_BYTES = 2 * 8 + 3 + 1 + 1  # key, vector, kind, card
+_ENTRY_BYTES = 3 * 8  # two key words, one data word (vector, kind, card)
 
 
 class MaxnTable:
-    """Fixed-size numpy arrays of max^n vectors, keyed on the cards each seat
-    holds and the leader, at trick boundaries.
+    """A fixed-size numpy array of max^n vectors at trick boundaries.
 
-    An entry is an exact vector, or a lower bound on the leader's own points.
-    Both are facts about a position, not about the root that reached it, so
-    one table serves any number of searches; its memory never grows.
+    Each slot is three int64 words: the position's ``relative_key`` (the
+    cards each seat holds, renumbered by rank among the live cards of each
+    suit, and the leader) and a data word (the vector, 4 bits a seat; whether
+    it is exact or a lower bound on the leader's own points; the best card).
+    Both kinds are facts about a position, not about the root that reached
+    it, so one table serves any number of searches; its memory never grows.
     """
 
     def __init__(self, megabytes: float = DEFAULT_TT_MB):
@@ -40,18 +42,14 @@ class MaxnTable:
             raise CoinsError(f"transposition table size must be positive, not {megabytes} MiB")
         entries = int(megabytes * 2**20 / _ENTRY_BYTES)
         size = 1 << max(entries.bit_length() - 1, 4)
-        self.keys = np.zeros((size, 2), dtype=np.int64)
-        self.values = np.zeros((size, 3), dtype=np.int8)
-        self.kinds = np.zeros(size, dtype=np.int8)
-        self.moves = np.zeros(size, dtype=np.int8)
+        self.slots = np.zeros((size, 3), dtype=np.int64)
 
     @property
     def entries(self) -> int:
-        return self.keys.shape[0]
+        return self.slots.shape[0]
 
     def clear(self) -> None:
-        self.keys[:] = 0
-        self.kinds[:] = 0
+        self.slots[:] = 0
 
 
 @dataclass
@@ -124,10 +122,7 @@ class _MaxnSearch:
             position.leader,
             trick,
             len(position.trick),
-            self.table.keys,
-            self.table.values,
-            self.table.kinds,
-            self.table.moves,
+            self.table.slots,
             self.history,
             self.stats,
             budget,
