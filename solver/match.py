@@ -1,0 +1,336 @@
+"""Whole hands and whole matches of Coins, played by any card-choosing players.
+
+A *player* chooses a card for its seat: a function ``choose(position, seat,
+rng) -> card`` or an object with such a ``choose`` method. It is shown the
+whole position (every hand visible; the toolkit's players are open-handed
+solvers and random bots) and is given its own seeded ``random.Random``. The
+card may be a ``Card``, an index or its text (``"AO"``).
+
+Rules (RULES.md): the first dealer is the seat the users name (the oldest
+player); the whole deck is dealt one card at a time clockwise from the
+dealer's left (``rules.deal``); the player to the dealer's left leads; the
+next hand's dealer is the seat to the right of the winner of the last trick
+(``rules.next_dealer``), so that winner leads; scores carry over; the match
+ends the moment a total reaches the target, at the end of the trick that got
+it there, even mid-hand.
+
+Everything random comes from the seed: a match's seed gives each hand a seed,
+and a hand's seed gives its deal (``rules.deal(dealer, random.Random(seed))``)
+and then one stream per seat. The same seed and players give the same match::
+
+    >>> result = Match([random_player] * 3, target=15, seed=7).play()
+    >>> result == Match([random_player] * 3, target=15, seed=7).play()
+    True
+    >>> max(result.scores) >= 15 and result.scores[result.winner] == max(result.scores)
+    True
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol, Union
+
+from .cards import SEATS, Card
+from .errors import CoinsError, IllegalMoveError, NotationError
+from .position import Position
+from .record import Record
+from .rules import deal, first_leader, next_dealer, trick_points
+
+DEFAULT_TARGET = 15
+
+
+class MatchError(CoinsError):
+    """Bad settings for a hand or a match (players, target, dealer, seed)."""
+
+
+class PlayerError(IllegalMoveError):
+    """A player chose a card its seat cannot play; ``seat`` and ``move`` say where."""
+
+    def __init__(self, message: str, seat: int, move: int):
+        super().__init__(message)
+        self.seat = seat
+        self.move = move
+
+
+class Chooser(Protocol):
+    def choose(self, position: Position, seat: int, rng: random.Random) -> Card | str | int: ...
+
+
+Player = Union[Callable[[Position, int, random.Random], "Card | str | int"], Chooser]
+
+
+# ----- simple players ---------------------------------------------------------------------
+
+
+def random_player(position: Position, seat: int, rng: random.Random) -> Card:
+    """Any card the seat holds, uniformly at random (from the player's own stream)."""
+    return rng.choice(position.legal_cards())
+
+
+def lowest_card_player(position: Position, seat: int, rng: random.Random) -> Card:
+    """The first card in index order (C, O, S, B; 2 up to Ace): deterministic."""
+    return position.legal_cards()[0]
+
+
+class RandomPlayer:
+    """``random_player`` as an object with a ``choose`` method."""
+
+    def choose(self, position: Position, seat: int, rng: random.Random) -> Card:
+        return random_player(position, seat, rng)
+
+
+# ----- results ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """One hand as played.
+
+    ``record`` starts at the deal (``taken`` 0,0,0) and holds every card played;
+    ``points`` are the Coins won in this hand, ``scores`` the match totals
+    after it (scores before plus points). ``complete`` is False when the match
+    ended mid-hand. ``last_winner`` won the last trick played (None if no trick
+    was completed).
+    """
+
+    number: int
+    dealer: int
+    seed: int | None
+    record: Record
+    points: tuple[int, int, int]
+    scores: tuple[int, int, int]
+    last_winner: int | None
+    complete: bool
+
+    @property
+    def leader(self) -> int:
+        """The seat that led the first trick (left of the dealer)."""
+        return self.record.leader
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A whole match: its hands in order, the final scores and the winner."""
+
+    hands: tuple[HandResult, ...]
+    scores: tuple[int, int, int]
+    winner: int
+    target: int
+    first_dealer: int
+    seed: int | None
+
+    @property
+    def records(self) -> list[Record]:
+        return [hand.record for hand in self.hands]
+
+    @property
+    def number_of_hands(self) -> int:
+        return len(self.hands)
+
+    @property
+    def dealers(self) -> list[int]:
+        return [hand.dealer for hand in self.hands]
+
+
+# ----- a hand -----------------------------------------------------------------------------
+
+
+class Hand:
+    """One hand: deal (or start from ``start``), then play to the end of the hand,
+    or until a seat's total (``scores`` plus its points in this hand) reaches
+    ``target`` at the end of a trick.
+
+    ``seed`` (an int or a ``random.Random``) drives the deal and the players'
+    streams; ``start`` replaces the deal with a given position (``dealer`` then
+    only labels the hand).
+    """
+
+    def __init__(
+        self,
+        players: Sequence[Player],
+        dealer: int = 0,
+        *,
+        seed: int | random.Random | None = None,
+        start: Position | str | None = None,
+        scores: Sequence[int] = (0, 0, 0),
+        target: int | None = None,
+        number: int = 1,
+    ):
+        self.choosers = _choosers(players)
+        self.dealer = _check_seat(dealer, "dealer")
+        self.scores = _check_scores(scores)
+        self.target = None if target is None else _check_target(target)
+        if self.target is not None and max(self.scores) >= self.target:
+            raise MatchError(f"scores {self.scores} already reach the target {self.target}")
+        self.number = number
+        self.seed, self.rng = _seed_and_rng(seed)
+        if isinstance(start, str):
+            start = Position.parse(start)
+        if start is not None and not isinstance(start, Position):
+            raise MatchError(f"start must be a Position or its text, not {type(start).__name__}")
+        self.start = start
+
+    def play(self) -> HandResult:
+        if self.start is None:
+            hands = deal(self.dealer, self.rng)
+            position = Position(hands, first_leader(self.dealer))
+        else:
+            position = self.start
+        start = position
+        seat_rngs = [random.Random(self.rng.getrandbits(64)) for _ in range(SEATS)]
+        moves: list[Card] = []
+        points = [0, 0, 0]
+        last_winner = None
+        reached = False
+        while not position.is_terminal and not reached:
+            seat = position.to_move
+            card = self._choose(position, seat, seat_rngs[seat], len(moves) + 1)
+            before = position
+            position = position.play(card)
+            moves.append(card)
+            if not position.trick:  # the card completed a trick
+                last_winner = position.leader
+                won = trick_points(before.trick + (card,))
+                points[last_winner] += won
+                total = self.scores[last_winner] + points[last_winner]
+                reached = self.target is not None and total >= self.target
+        scores = tuple(s + p for s, p in zip(self.scores, points))
+        return HandResult(
+            number=self.number,
+            dealer=self.dealer,
+            seed=self.seed,
+            record=Record.of(start, moves),
+            points=tuple(points),
+            scores=scores,
+            last_winner=last_winner,
+            complete=position.is_terminal,
+        )
+
+    def _choose(self, position: Position, seat: int, rng: random.Random, move: int) -> Card:
+        where = f"hand {self.number}, move {move}: seat {seat}'s player"
+        choice = self.choosers[seat](position, seat, rng)
+        try:
+            card = Card.parse(choice) if isinstance(choice, str) else Card(choice)
+        except (NotationError, TypeError, ValueError):
+            raise PlayerError(f"{where} returned {choice!r}, not a card", seat, move) from None
+        if not position.hands[seat] >> card & 1:
+            raise PlayerError(f"{where} chose {card}, which seat {seat} does not hold", seat, move)
+        return card
+
+
+# ----- a match ----------------------------------------------------------------------------
+
+
+class Match:
+    """Hands until a seat's total reaches ``target`` (RULES.md).
+
+    ``players``: three players, seat 0 first. ``first_dealer``: the seat that
+    deals the first hand (the oldest player). ``seed``: an int or a
+    ``random.Random`` (default: a fresh random seed, kept in the result so the
+    match can be replayed). ``max_hands`` is a safety stop (a match always ends:
+    every hand gives out 12 points).
+    """
+
+    def __init__(
+        self,
+        players: Sequence[Player],
+        target: int = DEFAULT_TARGET,
+        first_dealer: int = 0,
+        *,
+        seed: int | random.Random | None = None,
+        max_hands: int | None = None,
+    ):
+        self.players = players
+        _choosers(players)
+        self.target = _check_target(target)
+        self.first_dealer = _check_seat(first_dealer, "first_dealer")
+        self.seed, self.rng = _seed_and_rng(seed)
+        self.max_hands = max_hands
+
+    def hands(self) -> Iterator[HandResult]:
+        """Play hand after hand, yielding each as it ends (the last one ends the match)."""
+        scores = (0, 0, 0)
+        dealer = self.first_dealer
+        number = 0
+        while True:
+            number += 1
+            if self.max_hands is not None and number > self.max_hands:
+                raise MatchError(f"no seat reached {self.target} in {self.max_hands} hands")
+            hand_seed = self.rng.getrandbits(64)
+            hand = Hand(
+                self.players,
+                dealer,
+                seed=hand_seed,
+                scores=scores,
+                target=self.target,
+                number=number,
+            ).play()
+            yield hand
+            scores = hand.scores
+            if max(scores) >= self.target:
+                return
+            dealer = next_dealer(hand.last_winner)
+
+    def play(self) -> MatchResult:
+        """Play the whole match."""
+        hands = tuple(self.hands())
+        scores = hands[-1].scores
+        winner = max(range(SEATS), key=lambda s: scores[s])
+        return MatchResult(hands, scores, winner, self.target, self.first_dealer, self.seed)
+
+
+# ----- checks -----------------------------------------------------------------------------
+
+
+def _choosers(players) -> list[Callable]:
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise MatchError("players must be a sequence of three players, seat 0 first")
+    if len(players) != SEATS:
+        raise MatchError(f"a game of Coins has three players, not {len(players)}")
+    choosers = []
+    for seat, player in enumerate(players):
+        choose = getattr(player, "choose", None)
+        if callable(choose):
+            choosers.append(choose)
+        elif callable(player):
+            choosers.append(player)
+        else:
+            raise MatchError(
+                f"player {seat} is neither a function choose(position, seat, rng) "
+                f"nor an object with such a choose method: {player!r}"
+            )
+    return choosers
+
+
+def _check_seat(seat, name: str) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(SEATS):
+        raise MatchError(f"{name} must be a seat (0, 1 or 2), not {seat!r}")
+    return seat
+
+
+def _check_target(target) -> int:
+    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+        raise MatchError(f"the target must be a whole number of points, at least 1, not {target!r}")
+    return target
+
+
+def _check_scores(scores) -> tuple[int, int, int]:
+    scores = tuple(scores)
+    if len(scores) != SEATS or any(
+        isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in scores
+    ):
+        raise MatchError(f"scores must be three whole numbers, not {scores!r}")
+    return scores
+
+
+def _seed_and_rng(seed) -> tuple[int | None, random.Random]:
+    if isinstance(seed, random.Random):
+        return None, seed
+    if seed is None:
+        seed = secrets.randbits(64)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise MatchError(f"seed must be an int or a random.Random, not {seed!r}")
+    return seed, random.Random(seed)
