@@ -15,6 +15,7 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   Graphviz, SVG/PNG/PDF.
 """
 
+from ._common import runs as equivalent_cards
 from .graph import (
     NO_GRAPHVIZ,
     GraphTooLarge,
@@ -39,6 +40,7 @@ __all__ = [
     "SeatSummary",
     "analyze",
     "decision_graph",
+    "equivalent_cards",
     "review",
     "to_dot",
     "write_graph",

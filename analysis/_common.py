@@ -120,13 +120,23 @@ class PlayedRecord:
 def read_record(record) -> PlayedRecord:
     """``POSITION | c1 c2 ...`` (RULES.md) or a Record, checked card by card.
 
-    Every error is a ``CoinsError`` that names the move (1 = the first card
+    Reads with ``solver.record.Record`` when it is there; the private reader
+    below stands in for it in trees that do not have it yet. Every error is a ``CoinsError`` that names the move (1 = the first card
     after ``|``): a word that is not a card, a card nobody holds, a card held
     by a seat that is not to move, or a card after the end of the hand.
     """
-    if Record is not None and isinstance(record, Record):
-        position, cards = record.position, tuple(Card(c) for c in record.cards)
-    elif isinstance(record, PlayedRecord):
+    if Record is not None:
+        if isinstance(record, str):
+            record = Record.parse(record)
+        if isinstance(record, Record):
+            if record.is_view:
+                hidden = ", ".join(map(str, record.hidden))
+                raise NotationError(
+                    f"this record hides seat {hidden}'s hand (?): "
+                    "reviewing needs every hand, as at the deal"
+                )
+            return PlayedRecord(record.start, tuple(record.moves))
+    if isinstance(record, PlayedRecord):
         position, cards = record.position, record.cards
     elif isinstance(record, str):
         position, cards = _parse_record_text(record)

@@ -1,0 +1,364 @@
+"""The ``analyze``, ``review`` and ``graph`` commands, and the rich rendering of their data.
+
+``coins.cli`` registers them with ``analysis_commands.register(add)``, where
+``add(name, function)`` is its helper that makes a sub-parser from a
+command function's docstring. The work is done in ``analysis``; this module
+only parses arguments and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import sys
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from analysis import (
+    MAIN_LINE,
+    Analysis,
+    Review,
+    analyze,
+    decision_graph,
+    equivalent_cards,
+    review,
+    write_graph,
+)
+from solver import Position
+from solver.cards import SEATS, Card
+from solver.compiled import COMPILE_SECONDS, is_compiled
+
+from . import render
+
+BEST_MARK = "+"  # max^n: the most own points for the mover
+CHOICE_STYLE = "bold underline"  # the card the main line plays
+
+
+def _compile_notice() -> None:
+    if not is_compiled():
+        print(
+            f"compiling the solver (first run only, about {COMPILE_SECONDS} s)...",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+# ----- commands ---------------------------------------------------------------------------
+
+
+def analyze_command(args: argparse.Namespace) -> None:
+    """Play a position out along the max^n line, valuing every card at every decision in
+    both modes.
+
+    The main line is the max^n equilibrium: how the deal goes when every seat
+    plays for its own points, knowing the others do the same. At each card of
+    it, every card the mover holds gets its paranoid value (the mover's
+    guaranteed points after it, the other two playing together against it;
+    * marks the optimal ones) and its max^n result (the mover's own points
+    when everyone then plays for themselves; + marks the best). Decisions
+    where the max^n card is not paranoid-optimal are flagged.
+    """
+    position = Position.parse(" ".join(args.position))
+    _compile_notice()
+    result = analyze(position, args.max_nodes, args.time_limit)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        Console().print(analysis_report(result))
+
+
+def review_command(args: argparse.Namespace) -> None:
+    """Review a record of play: what each card cost its player in both modes.
+
+    The record is a position, " | ", then the cards played ("... 0 - | JO KC
+    AO"), quoted. For each card: its paranoid cost (the mover's guaranteed
+    value with its best card minus with the card played) and its max^n cost
+    (the mover's own points with its best card minus with the card played,
+    everyone playing for themselves), the running score, and a summary per
+    seat.
+    """
+    record = " ".join(args.record)
+    _compile_notice()
+    result = review(record, args.max_nodes, args.time_limit)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        Console().print(review_report(result))
+
+
+def graph_command(args: argparse.Namespace) -> None:
+    """Write the decision graph of a position: positions as nodes, cards as edges.
+
+    Nodes carry the values of the chosen mode (paranoid: each seat's
+    guaranteed points; maxn: the equilibrium points), edges the card played
+    (equivalent cards share one edge) with the mover's value after it;
+    optimal edges are bold. The file's extension picks the format: .svg,
+    .png or .pdf (drawn by Graphviz's dot), .dot/.gv, .graphml, .json
+    (networkx node-link).
+    """
+    position = Position.parse(" ".join(args.position))
+    _compile_notice()
+    graph = decision_graph(
+        position, args.depth, args.mode, args.unit, args.optimal_only,
+        max_positions=args.max_positions, max_nodes=args.max_nodes, time_limit=args.time_limit,
+    )  # fmt: skip
+    path = write_graph(graph, args.out)
+    print(
+        f"wrote {path}: {graph.number_of_nodes()} positions, {graph.number_of_edges()} edges "
+        f"({args.mode}, depth {args.depth} {args.unit})"
+    )
+
+
+def register(add) -> None:
+    """Add the analysis commands through ``coins.cli``'s ``add(name, function)`` helper
+    (or, given argparse's sub-parsers object itself, through an equivalent one)."""
+    if isinstance(add, argparse._SubParsersAction):
+        add = _adder(add)
+
+    def position_argument(parser):
+        parser.add_argument(
+            "position", nargs="+", metavar="POSITION",
+            help='the position, quoted ("AK9.N32.75.J84 ... 0 -") or as separate words',
+        )  # fmt: skip
+
+    def limits(parser, what):
+        parser.add_argument(
+            "--max-nodes", type=int, metavar="N", help=f"stop {what} after N solver nodes"
+        )
+        parser.add_argument(
+            "--time-limit", type=float, metavar="SEC", help=f"stop {what} after SEC seconds"
+        )
+
+    analyze_parser = add("analyze", analyze_command)
+    position_argument(analyze_parser)
+    limits(analyze_parser, "the analysis (what is done so far is shown)")
+    analyze_parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of tables"
+    )
+
+    review_parser = add("review", review_command)
+    review_parser.add_argument(
+        "record", nargs="+", metavar="RECORD",
+        help='the record of play, quoted: "<position> | <card> <card> ..."',
+    )  # fmt: skip
+    limits(review_parser, "the review (the cards reviewed so far are shown)")
+    review_parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of tables"
+    )
+
+    graph_parser = add("graph", graph_command)
+    position_argument(graph_parser)
+    graph_parser.add_argument(
+        "--depth", type=int, default=1, metavar="D", help="cards (or tricks) deep (default 1)"
+    )
+    graph_parser.add_argument(
+        "--out", required=True, metavar="FILE",
+        help="the file to write: .svg .png .pdf (Graphviz), .dot .gv .graphml .json",
+    )  # fmt: skip
+    graph_parser.add_argument(
+        "--mode", choices=("paranoid", "maxn"), default="paranoid",
+        help="paranoid: guaranteed values (default); maxn: each for themselves",
+    )  # fmt: skip
+    graph_parser.add_argument(
+        "--unit", choices=("cards", "tricks"), default="cards",
+        help="what --depth counts (default cards)",
+    )  # fmt: skip
+    graph_parser.add_argument(
+        "--optimal-only", action="store_true",
+        help="below the first card, follow only optimal cards",
+    )  # fmt: skip
+    graph_parser.add_argument(
+        "--max-positions", type=int, default=2000, metavar="N",
+        help="refuse graphs of more than N positions (default 2000)",
+    )  # fmt: skip
+    limits(graph_parser, "the solver")
+
+
+def _adder(commands: argparse._SubParsersAction):
+    """``coins.cli``'s ``add``: a sub-parser whose help comes from the function's docstring."""
+
+    def add(name, function):
+        description = inspect.cleandoc(function.__doc__)
+        summary = description.partition("\n\n")[0]
+        command = commands.add_parser(
+            name, help=" ".join(summary.split()), description=description,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )  # fmt: skip
+        command.set_defaults(run=function)
+        return command
+
+    return add
+
+
+# ----- rendering --------------------------------------------------------------------------
+
+
+def _table(*columns: tuple[str, str]) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for heading, justify in columns:
+        table.add_column(heading, justify=justify)
+    return table
+
+
+def _vector(values) -> str:
+    return "-" if values is None else " ".join(str(v) for v in values)
+
+
+def _runs_cell(position: Position, value_of, mark_of, played: Card | None) -> Text:
+    """The mover's cards, equivalent ones together (``JC/9C``), each run with its value."""
+    parts = []
+    runs = sorted(equivalent_cards(position), key=lambda run: (run[0].suit, -run[0].rank))
+    for run in runs:
+        cards = Text("/").join(
+            Text(str(card), style=f"{render.SUIT_STYLES[card.suit]} {CHOICE_STYLE}")
+            if card == played else render.card_text(card)
+            for card in run
+        )
+        parts.append(Text.assemble(cards, f" {value_of(run[0])}{mark_of(run[0])}"))
+    return Text("  ").join(parts)
+
+
+def analysis_report(result: Analysis) -> Group:
+    """Everything ``coins analyze`` shows for people."""
+    position = result.position
+    parts: list[RenderableType] = [
+        Text.assemble(("Position ", "bold"), str(position)),
+        Text(""),
+        render.hands_table(position, {
+            "taken": [str(t) for t in position.taken],
+            "guaranteed": [_seat_value(result.guaranteed, s) for s in range(SEATS)],
+            "max^n": [_seat_value(result.equilibrium, s) for s in range(SEATS)],
+        }),  # fmt: skip
+        Text(""),
+        Text("The hand is over.") if position.is_terminal else render.trick_text(position),
+        Text(
+            "guaranteed: Coins sure to be won from here on against the other two; "
+            "max^n: Coins won when everyone plays for themselves.",
+            style="dim",
+        ),
+        Text(""),
+        Text(f"Main line: the {MAIN_LINE}.", style="bold"),
+        Text(
+            f"paranoid: the mover's guaranteed value after each card ({render.OPTIMAL_MARK} "
+            f"optimal); max^n: its own points after each card ({BEST_MARK} best); "
+            "the card played is underlined; equivalent cards are written together (A/B).",
+            style="dim",
+        ),
+    ]
+    table = _table(("#", "right"), ("seat", "right"), ("plays", "left"),
+                   ("paranoid", "left"), ("max^n", "left"), ("", "left"))  # fmt: skip
+    for d in result.decisions:
+        by_card = {c.card: c for c in d.cards}
+        paranoid = _runs_cell(
+            d.position, lambda c: by_card[c].paranoid,
+            lambda c: f" {render.OPTIMAL_MARK}" if by_card[c].paranoid_optimal else "", d.played,
+        )  # fmt: skip
+        maxn = _runs_cell(
+            d.position, lambda c: by_card[c].maxn[d.seat],
+            lambda c: f" {BEST_MARK}" if by_card[c].maxn_best else "", d.played,
+        )  # fmt: skip
+        notes = []
+        if d.disagree:
+            notes.append(Text(f"modes disagree: costs {d.paranoid_cost} guaranteed",
+                              style="bold"))  # fmt: skip
+        if d.trick_winner is not None:
+            notes.append(Text(f"seat {d.trick_winner} wins trick {d.trick}, +{d.trick_points}"))
+        table.add_row(str(d.number), str(d.seat), render.card_text(d.played), paranoid, maxn,
+                      Text("; ").join(notes))  # fmt: skip
+    parts.append(table)
+    if result.decisions:
+        disagree = [str(d.number) for d in result.disagreements]
+        parts.append(Text(
+            f"Modes disagree at move{'s' if len(disagree) > 1 else ''} {', '.join(disagree)}."
+            if disagree else "The max^n line plays paranoid-optimal cards throughout."
+        ))  # fmt: skip
+    if not result.exact:
+        parts.append(Text(
+            "Not exact: the node or time limit ran out; the decisions above are the ones "
+            "finished.", style="bold",
+        ))  # fmt: skip
+    parts.append(Text(f"{'exact' if result.exact else 'not exact'}, {result.nodes:,} nodes, "
+                      f"{result.seconds:.2f} s", style="dim"))  # fmt: skip
+    return Group(*parts)
+
+
+def _seat_value(values, seat: int) -> str:
+    return "-" if values is None or values[seat] is None else str(values[seat])
+
+
+def review_report(result: Review) -> Group:
+    """Everything ``coins review`` shows for people."""
+    position = result.position
+    parts: list[RenderableType] = [
+        Text.assemble(("Record ", "bold"), result.record),
+        Text(""),
+        render.hands_table(position, {"taken": [str(t) for t in position.taken]}),
+        Text(""),
+        render.trick_text(position),
+        Text(
+            "cost: what the card lost its player against its best card, in points from that "
+            "decision on. paranoid: guaranteed points (the other two against it); "
+            "max^n: own points (everyone for themselves).",
+            style="dim",
+        ),
+        Text(""),
+    ]
+    table = _table(("#", "right"), ("seat", "right"), ("card", "left"),
+                   ("paranoid cost", "right"), ("best (paranoid)", "left"),
+                   ("max^n cost", "right"), ("best (max^n)", "left"), ("taken", "left"),
+                   ("", "left"))  # fmt: skip
+    for m in result.moves:
+        table.add_row(
+            str(m.number), str(m.seat), render.card_text(m.card),
+            _cost_text(m.paranoid_cost), render.cards_text(_high_first(m.paranoid_optimal)),
+            _cost_text(m.maxn_cost), render.cards_text(_high_first(m.maxn_best)),
+            _vector(m.taken),
+            f"seat {m.trick_winner} wins, +{m.trick_points}" if m.trick_winner is not None
+            else "",
+        )  # fmt: skip
+    parts.append(table)
+    summary = _table(("seat", "right"), ("cards", "right"), ("lost (paranoid)", "right"),
+                     ("biggest", "left"), ("lost (max^n)", "right"), ("biggest", "left"))
+    for s in result.summary:
+        summary.add_row(
+            str(s.seat), str(s.moves),
+            str(s.paranoid_lost), _biggest(s.biggest_paranoid, s.biggest_paranoid
+                                           and s.biggest_paranoid.paranoid_cost),
+            str(s.maxn_lost), _biggest(s.biggest_maxn, s.biggest_maxn
+                                       and s.biggest_maxn.maxn_cost),
+        )  # fmt: skip
+    final = result.final
+    parts += [
+        Text(""),
+        Text("Summary per seat (points lost: the sum of its costs)", style="bold"),
+        summary,
+        Text(""),
+        Text(f"Score after the record: {_vector(final.taken)}"
+             + (" (the hand is over)" if final.is_terminal else "")),
+    ]
+    if not result.exact:
+        parts.append(Text(
+            f"Not exact: the node or time limit ran out after {len(result.moves)} of "
+            f"{len(result.cards)} cards.", style="bold",
+        ))  # fmt: skip
+    parts.append(Text(f"{'exact' if result.exact else 'not exact'}, {result.nodes:,} nodes, "
+                      f"{result.seconds:.2f} s", style="dim"))  # fmt: skip
+    return Group(*parts)
+
+
+def _high_first(cards):
+    return sorted(cards, key=lambda c: (c.suit, -c.rank))
+
+
+def _cost_text(cost: int) -> Text:
+    return Text(str(cost), style="bold" if cost else "dim")
+
+
+def _biggest(move, cost) -> Text:
+    if move is None:
+        return Text("-")
+    return Text.assemble(f"move {move.number} ", render.card_text(move.card), f" -{cost}")
