@@ -19,14 +19,15 @@ Speed-ups, each of which a test turns off (``options``) to check it:
   holds renumbered by rank among the live cards (``relative_key``: gone cards
   change nothing, and renumbering keeps every comparison and the index
   order) and the leader. Values count points from the node on, so ``taken``
-  is no part of the key. An entry holds the exact vector, or a lower bound on
-  the leader's own points left by a pruned search, and the best card.
+  is no part of the key. An entry holds the exact vector and the best card.
 - Shallow pruning. The points left ``T`` are fixed, so once the mover ``q``
   of a node is sure of ``L`` points, its parent's mover ``p`` (another seat)
   gets at most ``T - L`` there (minus what the trick that led here gives the
   others). When that is less than what ``p`` already has, or equal but losing
   ``p``'s tie-break for every vector that reaches it, ``p`` never takes this
   card and the node is left unfinished. Nothing pruned is returned as exact.
+  Only nodes inside a trick are pruned: a trick boundary is always finished
+  and stored (pruning there too saved fewer nodes than the table lost).
 - A node whose mover already has every point left is finished: its vector
   ``(T for the mover, 0, 0)`` cannot change (only which card reaches it).
 - The root is always searched in full, so the card it picks follows the
@@ -67,8 +68,8 @@ MAXN_DONE, MAXN_ABORTED = 1, -1
 # option bits (tests turn the speed-ups off to check them)
 MAXN_NO_TABLE, MAXN_NO_EQUIVALENCE, MAXN_NO_PRUNING, MAXN_ALL_CARDS = 1, 2, 4, 8
 
-# table entry kinds
-ENTRY_NONE, ENTRY_EXACT, ENTRY_LOWER = 0, 1, 2
+# table entry kinds (an entry is made when a boundary is entered, filled when finished)
+ENTRY_NONE, ENTRY_EXACT = 0, 1
 
 # stats slots (as in _kernels)
 STAT_NODES, STAT_TT_HITS, STAT_TT_STORES, STAT_PRUNED = 0, 1, 2, 3
@@ -329,28 +330,13 @@ def maxn_search(
                 else:
                     stats[STAT_TT_HITS] += 1
                     data = tt[slot, 2]
-                    kind = (data >> 12) & 3
-                    if ply > 0:
-                        if kind == ENTRY_EXACT:
-                            r0 = data & 0xF
-                            r1 = (data >> 4) & 0xF
-                            r2 = (data >> 8) & 0xF
-                            exact = True
-                            entering = False
-                            continue
-                        if (
-                            kind == ENTRY_LOWER
-                            and ply >= prune_from
-                            and _may_reject(ply, (data >> (4 * mover)) & 0xF, leaders, n_trick,
-                                            best, totals)
-                            and _parent_rejects(ply, mover, (data >> (4 * mover)) & 0xF, hands,
-                                                leaders, n_trick, trick_cards, moves,
-                                                move_index, best, best_card, totals)
-                        ):
-                            stats[STAT_PRUNED] += 1
-                            exact = False
-                            entering = False
-                            continue
+                    if ply > 0 and (data >> 12) & 3 == ENTRY_EXACT:
+                        r0 = data & 0xF
+                        r1 = (data >> 4) & 0xF
+                        r2 = (data >> 8) & 0xF
+                        exact = True
+                        entering = False
+                        continue
                     if data >> 16:
                         hint = _absolute_card((data >> 16) - 1, live)
                 tt_slot[ply] = slot
@@ -418,21 +404,16 @@ def maxn_search(
                         own = best[ply, mover]
                         if own == totals[ply]:
                             finished = True  # every point left: the vector is settled
-                        elif ply >= prune_from and _may_reject(ply, own, leaders, n_trick, best, totals) and _parent_rejects(
-                            ply, mover, own, hands, leaders, n_trick, trick_cards, moves,
-                            move_index, best, best_card, totals
+                        elif (
+                            nt != 0  # trick boundaries are always finished, for the table
+                            and ply >= prune_from
+                            and _may_reject(ply, own, leaders, n_trick, best, totals)
+                            and _parent_rejects(ply, mover, own, hands, leaders, n_trick,
+                                                trick_cards, moves, move_index, best,
+                                                best_card, totals)
                         ):
                             stats[STAT_PRUNED] += 1
-                            slot = tt_slot[ply]
-                            if slot >= 0 and _key_matches(tt, slot, key_a, key_b, ply):
-                                data = tt[slot, 2]
-                                if (data >> 12) & 3 == ENTRY_LOWER:
-                                    own = max(own, (data >> (4 * mover)) & 0xF)
-                                tt[slot, 2] = _entry(ENTRY_LOWER, own if mover == 0 else 0,
-                                                     own if mover == 1 else 0,
-                                                     own if mover == 2 else 0,
-                                                     _relative_card(card, _live(hands, ply)))
-                            exact = False
+                            exact = False  # the parent never takes this card
                             continue
             if not finished:
                 move_index[ply] = i + 1

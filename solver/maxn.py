@@ -31,10 +31,10 @@ class MaxnTable:
 
     Each slot is three int64 words: the position's ``relative_key`` (the
     cards each seat holds, renumbered by rank among the live cards of each
-    suit, and the leader) and a data word (the vector, 4 bits a seat; whether
-    it is exact or a lower bound on the leader's own points; the best card).
-    Both kinds are facts about a position, not about the root that reached
-    it, so one table serves any number of searches; its memory never grows.
+    suit, and the leader) and a data word (the exact vector, 4 bits a seat;
+    whether it is filled yet; the best card). Entries are facts about a
+    position, not about the root that reached it, so one table serves any
+    number of searches; its memory never grows.
     """
 
     def __init__(self, megabytes: float = DEFAULT_TT_MB):
