@@ -7,20 +7,14 @@ Private: the public names live in ``analysis``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from solver import CoinsError, Position, solve
 from solver import _kernels as k
 from solver.cards import SEATS, Card, cards_in
-from solver.errors import IllegalMoveError, NotationError, PositionError
-from solver.maxn import solve_maxn
+from solver.errors import NotationError
+from solver.maxn import MaxnResult, solve_maxn
 from solver.paranoid import SolveResult
-from solver.maxn import MaxnResult
-
-try:  # helper B's Record type; until it lands, the private reader below
-    from solver.record import Record  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - depends on the tree
-    Record = None
+from solver.record import Record
 
 
 class BudgetSpent(Exception):
@@ -109,87 +103,21 @@ def card_list(cards) -> list[str]:
     return [str(c) for c in cards]
 
 
-@dataclass(frozen=True)
-class PlayedRecord:
-    """A record of play read into its start position and the cards played."""
+def read_record(record: Record | str) -> Record:
+    """A full record of play: ``POSITION | c1 c2 ...`` (RULES.md) or a ``Record``.
 
-    position: Position
-    cards: tuple[Card, ...]
-
-
-def read_record(record) -> PlayedRecord:
-    """``POSITION | c1 c2 ...`` (RULES.md) or a Record, checked card by card.
-
-    Reads with ``solver.record.Record`` when it is there; the private reader
-    below stands in for it in trees that do not have it yet. Every error is a ``CoinsError`` that names the move (1 = the first card
-    after ``|``): a word that is not a card, a card nobody holds, a card held
-    by a seat that is not to move, or a card after the end of the hand.
+    ``Record`` checks every card: a bad one raises a ``CoinsError`` that names
+    the move (1 = the first card after ``|``). A view (a hand written ``?``)
+    cannot be reviewed: the solvers need every hand.
     """
-    if Record is not None:
-        if isinstance(record, str):
-            record = Record.parse(record)
-        if isinstance(record, Record):
-            if record.is_view:
-                hidden = ", ".join(map(str, record.hidden))
-                raise NotationError(
-                    f"this record hides seat {hidden}'s hand (?): "
-                    "reviewing needs every hand, as at the deal"
-                )
-            return PlayedRecord(record.start, tuple(record.moves))
-    if isinstance(record, PlayedRecord):
-        position, cards = record.position, record.cards
-    elif isinstance(record, str):
-        position, cards = _parse_record_text(record)
-    else:
+    if isinstance(record, str):
+        record = Record.parse(record)
+    elif not isinstance(record, Record):
         raise CoinsError(f"expected a record of play or its text, not {type(record).__name__}")
-    current = position
-    for number, card in enumerate(cards, start=1):
-        current = _play_checked(current, card, number)
-    return PlayedRecord(position, tuple(cards))
-
-
-def _parse_record_text(text: str) -> tuple[Position, tuple[Card, ...]]:
-    head, bar, tail = text.strip().partition("|")
-    if not bar:
+    if record.is_view:
+        seats = "s" if len(record.hidden) > 1 else ""
+        hidden = ", ".join(map(str, record.hidden))
         raise NotationError(
-            "a record of play is a position, then \" | \", then the cards played "
-            "(e.g. '... 0 - | JO KC AO'); no \"|\" found"
+            f"this record hides the hand of seat{seats} {hidden} (?): reviewing needs every hand"
         )
-    head = head.strip()
-    if "?" in head.split(" ")[:3]:
-        raise NotationError(
-            "this record hides a hand (?): reviewing needs every hand, as at the deal"
-        )
-    try:
-        position = Position.parse(head)
-    except PositionError as error:
-        raise PositionError(f"record's position: {error}", error.field) from None
-    except NotationError as error:
-        raise NotationError(f"record's position: {error}") from None
-    cards = []
-    for number, word in enumerate(tail.split(), start=1):
-        try:
-            cards.append(Card.parse(word))
-        except NotationError as error:
-            raise NotationError(f"move {number}: {error}") from None
-    return position, tuple(cards)
-
-
-def _play_checked(position: Position, card: Card, number: int) -> Position:
-    if position.is_terminal:
-        raise IllegalMoveError(f"move {number}: {card} is played after the end of the hand")
-    mover = position.to_move
-    if position.hands[mover] >> card & 1:
-        return position.play(card)
-    for seat in range(SEATS):
-        if position.hands[seat] >> card & 1:
-            why = ""
-            if not position.trick and number > 1:
-                why = " (it won the last trick, so it leads)"
-            raise IllegalMoveError(
-                f"move {number}: {card} is in seat {seat}'s hand, but seat {mover} is to move{why}"
-            )
-    where = "it is on the table already" if card in position.trick else "it was played earlier"
-    raise IllegalMoveError(
-        f"move {number}: seat {mover} cannot play {card}: no one holds it ({where})"
-    )
+    return record

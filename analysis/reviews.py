@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from solver import Position
 from solver.cards import SEATS, Card
+from solver.record import Record
 
 from ._common import Budget, BudgetSpent, card_list, points_won, read_record
 
@@ -166,7 +167,7 @@ class Review:
         }
 
 
-def review(record, max_nodes: int | None = None, time_limit: float | None = None) -> Review:
+def review(record: Record | str, max_nodes: int | None = None, time_limit: float | None = None) -> Review:
     """Review a record of play (its RULES.md text ``POSITION | c1 c2 ...`` or a
     Record): every card's cost to its player in both modes, the running score,
     and a summary per seat (see the module docs).
@@ -178,13 +179,13 @@ def review(record, max_nodes: int | None = None, time_limit: float | None = None
     >>> [(m.card, m.paranoid_cost, m.maxn_cost) for m in r.moves]
     [(Card('2B'), 0, 0), (Card('3O'), 0, 0), (Card('JC'), 2, 2)]
     """
-    played = read_record(record)
+    record = read_record(record)
     budget = Budget(max_nodes, time_limit)
-    result = Review(played.position, list(played.cards))
+    result = Review(record.start, list(record.moves))
     result.summary = [SeatSummary(seat) for seat in range(SEATS)]
-    position, trick = played.position, 1
+    position, trick = record.start, 1
     try:
-        for number, card in enumerate(played.cards, start=1):
+        for number, card in enumerate(record.moves, start=1):
             move = _review_move(budget, position, number, trick, card)
             result.moves.append(move)
             result.summary[move.seat].add(move)
