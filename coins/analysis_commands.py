@@ -218,7 +218,7 @@ def _runs_cell(position: Position, value_of, mark_of, played: Card | None) -> Te
             if card == played else render.card_text(card)
             for card in run
         )
-        parts.append(Text.assemble(cards, f" {value_of(run[0])}{mark_of(run[0])}"))
+        parts.append(Text.assemble(cards, f":{value_of(run[0])}{mark_of(run[0])}"))
     return Text("  ").join(parts)
 
 
@@ -243,9 +243,9 @@ def analysis_report(result: Analysis) -> Group:
         Text(""),
         Text(f"Main line: the {MAIN_LINE}.", style="bold"),
         Text(
-            f"paranoid: the mover's guaranteed value after each card ({render.OPTIMAL_MARK} "
-            f"optimal); max^n: its own points after each card ({BEST_MARK} best); "
-            "the card played is underlined; equivalent cards are written together (A/B).",
+            f"card:value. paranoid: the mover's guaranteed value after the card "
+            f"({render.OPTIMAL_MARK} optimal); max^n: its own points after it ({BEST_MARK} "
+            "best); equivalent cards go together (A/B); the card played is underlined.",
             style="dim",
         ),
     ]
@@ -255,20 +255,20 @@ def analysis_report(result: Analysis) -> Group:
         by_card = {c.card: c for c in d.cards}
         paranoid = _runs_cell(
             d.position, lambda c: by_card[c].paranoid,
-            lambda c: f" {render.OPTIMAL_MARK}" if by_card[c].paranoid_optimal else "", d.played,
+            lambda c: render.OPTIMAL_MARK if by_card[c].paranoid_optimal else "", d.played,
         )  # fmt: skip
         maxn = _runs_cell(
             d.position, lambda c: by_card[c].maxn[d.seat],
-            lambda c: f" {BEST_MARK}" if by_card[c].maxn_best else "", d.played,
+            lambda c: BEST_MARK if by_card[c].maxn_best else "", d.played,
         )  # fmt: skip
         notes = []
         if d.disagree:
-            notes.append(Text(f"modes disagree: costs {d.paranoid_cost} guaranteed",
+            notes.append(Text(f"modes disagree: -{d.paranoid_cost} guaranteed",
                               style="bold"))  # fmt: skip
         if d.trick_winner is not None:
-            notes.append(Text(f"seat {d.trick_winner} wins trick {d.trick}, +{d.trick_points}"))
+            notes.append(Text(f"trick {d.trick}: seat {d.trick_winner} +{d.trick_points}"))
         table.add_row(str(d.number), str(d.seat), render.card_text(d.played), paranoid, maxn,
-                      Text("; ").join(notes))  # fmt: skip
+                      Text("\n").join(notes))  # fmt: skip
     parts.append(table)
     if result.decisions:
         disagree = [str(d.number) for d in result.disagreements]
@@ -308,21 +308,21 @@ def review_report(result: Review) -> Group:
         Text(""),
     ]
     table = _table(("#", "right"), ("seat", "right"), ("card", "left"),
-                   ("paranoid cost", "right"), ("best (paranoid)", "left"),
-                   ("max^n cost", "right"), ("best (max^n)", "left"), ("taken", "left"),
-                   ("", "left"))  # fmt: skip
+                   ("paranoid\ncost", "right"), ("paranoid\nbest", "left"),
+                   ("max^n\ncost", "right"), ("max^n\nbest", "left"), ("taken", "left"),
+                   ("trick\nwon by", "left"))  # fmt: skip
     for m in result.moves:
         table.add_row(
             str(m.number), str(m.seat), render.card_text(m.card),
             _cost_text(m.paranoid_cost), render.cards_text(_high_first(m.paranoid_optimal)),
             _cost_text(m.maxn_cost), render.cards_text(_high_first(m.maxn_best)),
-            _vector(m.taken),
-            f"seat {m.trick_winner} wins, +{m.trick_points}" if m.trick_winner is not None
-            else "",
+            ",".join(map(str, m.taken)),
+            f"seat {m.trick_winner} +{m.trick_points}" if m.trick_winner is not None else "",
         )  # fmt: skip
     parts.append(table)
-    summary = _table(("seat", "right"), ("cards", "right"), ("lost (paranoid)", "right"),
-                     ("biggest", "left"), ("lost (max^n)", "right"), ("biggest", "left"))
+    summary = _table(("seat", "right"), ("cards", "right"), ("paranoid\nlost", "right"),
+                     ("paranoid\nbiggest", "left"), ("max^n\nlost", "right"),
+                     ("max^n\nbiggest", "left"))  # fmt: skip
     for s in result.summary:
         summary.add_row(
             str(s.seat), str(s.moves),
@@ -337,7 +337,7 @@ def review_report(result: Review) -> Group:
         Text("Summary per seat (points lost: the sum of its costs)", style="bold"),
         summary,
         Text(""),
-        Text(f"Score after the record: {_vector(final.taken)}"
+        Text(f"Score after the record (taken): {','.join(map(str, final.taken))}"
              + (" (the hand is over)" if final.is_terminal else "")),
     ]
     if not result.exact:

@@ -237,8 +237,8 @@ def test_cli_analyze(coins):
     status, out, _ = coins("analyze", *ENDING.split())
     assert status == 0
     assert "Main line: the max^n equilibrium line" in out
-    assert "JC/9C 1 *" in out  # equivalent cards together, with their paranoid value
-    assert "modes disagree: costs 1 guaranteed" in out
+    assert "JC/9C:1*" in out  # equivalent cards together, with their paranoid value
+    assert "modes disagree: -1 guaranteed" in out
 
 
 def test_cli_review(coins):
@@ -247,7 +247,7 @@ def test_cli_review(coins):
     assert status == 0
     assert without_timing(json.loads(out)) == without_timing(review(record).to_json())
     status, out, _ = coins("review", record)
-    assert status == 0 and "move 3 JC -2" in out and "Score after the record: 1 2 0" in out
+    assert status == 0 and "move 3 JC -2" in out and "Score after the record (taken): 1,2,0" in out
 
 
 def test_cli_graph(coins, tmp_path):
