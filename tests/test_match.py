@@ -47,7 +47,7 @@ def replay_tricks(leader: int, moves) -> list[tuple[int, int]]:
     return out
 
 
-def check_match(result, players_seats=None) -> None:
+def check_match(result) -> None:
     """Every RULES.md rule of a match, re-derived from the records."""
     scores = [0, 0, 0]
     dealer = result.first_dealer

@@ -24,7 +24,7 @@ from conftest import load_jsonl
 from positions import random_position
 
 from solver import _kernels as kernels
-from solver.cards import Card, cards_in, popcount
+from solver.cards import cards_in, popcount
 from solver.errors import CoinsError
 from solver.paranoid import TranspositionTable, solve
 from solver.position import Position
