@@ -17,7 +17,7 @@ from rich.console import Console
 from solver import CoinsError, Position, solve
 from solver.compiled import COMPILE_SECONDS, is_compiled
 
-from . import render
+from . import analysis_commands, render
 
 
 class _Parser(argparse.ArgumentParser):
@@ -98,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     deal_parser.add_argument(
         "--leader", type=int, default=0, metavar="L", help="the seat to lead, 0-2 (default 0)"
     )
+    analysis_commands.register(add)
     return parser
 
 
