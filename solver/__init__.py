@@ -8,22 +8,46 @@
 
 from .cards import COINS_MASK, SUIT_MASKS, Card, cards_in, format_hand, parse_hand
 from .errors import CoinsError, IllegalMoveError, NotationError, PositionError
+from .match import (
+    Hand,
+    HandResult,
+    Match,
+    MatchError,
+    MatchResult,
+    PlayerError,
+    RandomPlayer,
+    lowest_card_player,
+    random_player,
+)
 from .paranoid import SolveResult, TranspositionTable, solve
 from .position import Position
+from .record import Record, RecordError, RecordMoveError
 
 __all__ = [
     "COINS_MASK",
     "SUIT_MASKS",
     "Card",
     "CoinsError",
+    "Hand",
+    "HandResult",
     "IllegalMoveError",
+    "Match",
+    "MatchError",
+    "MatchResult",
     "NotationError",
+    "PlayerError",
     "Position",
     "PositionError",
+    "RandomPlayer",
+    "Record",
+    "RecordError",
+    "RecordMoveError",
     "SolveResult",
     "TranspositionTable",
     "cards_in",
     "format_hand",
+    "lowest_card_player",
     "parse_hand",
+    "random_player",
     "solve",
 ]
