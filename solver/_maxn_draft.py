@@ -375,10 +375,8 @@ def maxn_search(
             finished = False
             if exact:
                 if nt == 2:
-                    c0 = trick_cards[ply, 0]
-                    c1 = trick_cards[ply, 1]
-                    winner = (lead + trick_winner(c0, c1, card)) % 3
-                    points = coin_count(c0) + coin_count(c1) + coin_count(card)
+                    winner = leaders[ply + 1]  # the trick's winner leads the child
+                    points = totals[ply] - totals[ply + 1]  # the Coins in the trick
                     if winner == 0:
                         r0 += points
                     elif winner == 1:
