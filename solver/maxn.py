@@ -19,11 +19,14 @@ from . import _kernels as k
 from . import _maxn_draft as mk
 from .cards import SUIT_MASKS, Card, cards_in
 from .errors import CoinsError
-from .paranoid import BudgetExhausted
 from .position import Position
 
 DEFAULT_TT_MB = 64
 _ENTRY_BYTES = 3 * 8  # two key words, one data word (vector, kind, card)
+
+
+class _BudgetExhausted(Exception):
+    """Raised inside a search when its node or time budget runs out."""
 
 
 class MaxnTable:
@@ -114,7 +117,7 @@ class _MaxnSearch:
         if self.max_nodes is not None:
             budget = self.max_nodes - self.nodes
             if budget <= 0:
-                raise BudgetExhausted
+                raise _BudgetExhausted
         trick = np.full(2, -1, dtype=np.int64)
         trick[: len(position.trick)] = position.trick
         n = mk.maxn_search(
@@ -133,7 +136,7 @@ class _MaxnSearch:
             self.root_best,
         )
         if n == mk.MAXN_ABORTED:
-            raise BudgetExhausted
+            raise _BudgetExhausted
         return n
 
     def best_card(self, position: Position) -> Card:
@@ -198,7 +201,7 @@ def solve_maxn(
     else:
         try:
             _solve_root(search, position, result, card_results, line)
-        except BudgetExhausted:
+        except _BudgetExhausted:
             result.exact = False
     result.nodes = search.nodes
     result.seconds = time.perf_counter() - start

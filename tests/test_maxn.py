@@ -11,7 +11,7 @@ import pytest
 
 from solver.cards import COINS_MASK, DECK_SIZE, SEATS, Card
 from solver.maxn import MaxnTable, solve_maxn
-from solver.paranoid import solve
+from solver import solve
 from solver.position import Position
 from tests.naive_maxn import maxn as naive_maxn
 
