@@ -36,9 +36,6 @@ Speed-ups, each of which a test turns off (``options``) to check it:
 
 from __future__ import annotations
 
-import time
-
-import numba
 import numpy as np
 
 from ._kernels import (
@@ -209,7 +206,7 @@ def maxn_search(
     history,
     stats,
     max_nodes,
-    deadline,
+    stop,
     options,
     root_moves,
     root_results,
@@ -219,7 +216,8 @@ def maxn_search(
 
     Returns the number of root cards searched (``root_moves[:n]``, one per run
     of equivalent cards) or ``MAXN_ABORTED`` when the node budget
-    ``max_nodes`` or the ``perf_counter`` ``deadline`` ran out (0: no limit).
+    ``max_nodes`` ran out (0: no limit) or someone set ``stop[0]`` (the
+    caller's timer; the kernel runs without the GIL).
     ``root_best`` gets the equilibrium vector and the card the mover takes
     (the highest of its run); ``root_results[i]`` the vector (points from the
     root on) after ``root_moves[i]`` and, in column 3, 1 when that vector is
@@ -267,12 +265,9 @@ def maxn_search(
                 stats[STAT_NODES] += nodes
                 return MAXN_ABORTED
             nodes += 1
-            if deadline > 0.0 and (nodes & 0xFFFF) == 0:
-                with numba.objmode(now="float64"):
-                    now = time.perf_counter()
-                if now > deadline:
-                    stats[STAT_NODES] += nodes
-                    return MAXN_ABORTED
+            if (nodes & 0xFFF) == 0 and stop[0] != 0:
+                stats[STAT_NODES] += nodes
+                return MAXN_ABORTED
             tt_slot[ply] = -1
             h0 = hands[ply, 0]
             h1 = hands[ply, 1]

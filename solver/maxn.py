@@ -10,6 +10,7 @@ to move and the equilibrium line to the end of the hand.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -120,7 +121,26 @@ class _MaxnSearch:
                 raise _BudgetExhausted
         trick = np.full(2, -1, dtype=np.int64)
         trick[: len(position.trick)] = position.trick
-        n = mk.maxn_search(
+        stop = np.zeros(1, dtype=np.int64)
+        timer = None
+        if self.deadline is not None:
+            left = self.deadline - time.perf_counter()
+            if left <= 0:
+                raise _BudgetExhausted
+            timer = threading.Timer(left, stop.fill, (1,))
+            timer.daemon = True
+            timer.start()
+        try:
+            n = self._search(position, trick, budget, stop, all_cards)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if n == mk.MAXN_ABORTED:
+            raise _BudgetExhausted
+        return n
+
+    def _search(self, position: Position, trick, budget: int, stop, all_cards: bool) -> int:
+        return mk.maxn_search(
             np.array(position.hands, dtype=np.int64),
             position.leader,
             trick,
@@ -129,15 +149,12 @@ class _MaxnSearch:
             self.history,
             self.stats,
             budget,
-            self.deadline or 0.0,
+            stop,
             self.options | (mk.MAXN_ALL_CARDS if all_cards else 0),
             self.root_moves,
             self.root_results,
             self.root_best,
         )
-        if n == mk.MAXN_ABORTED:
-            raise _BudgetExhausted
-        return n
 
     def best_card(self, position: Position) -> Card:
         """The card the mover plays in the equilibrium (after ``run``)."""
