@@ -40,17 +40,17 @@ import numpy as np
 
 from ._kernels import (
     BUCKET,
+    MAX_MOVES,
+    MAX_PLY,
     _absolute_card,
     _key_index,
     _relative_card,
-    relative_key,
-    MAX_MOVES,
-    MAX_PLY,
     bit_index,
     coin_count,
     move_representatives,
     njit,
     popcount,
+    relative_key,
     trick_winner,
 )
 from .cards import COINS_MASK
@@ -59,8 +59,8 @@ from .cards import COINS_MASK
 # keeps every stored key non-zero (an empty slot is all zeros)
 _MAXN_KEY_SEAT = 3
 
-# outcome codes
-MAXN_DONE, MAXN_ABORTED = 1, -1
+# outcome code (otherwise the kernel returns how many root cards it searched)
+MAXN_ABORTED = -1
 
 # option bits (tests turn the speed-ups off to check them)
 MAXN_NO_TABLE, MAXN_NO_EQUIVALENCE, MAXN_NO_PRUNING, MAXN_ALL_CARDS = 1, 2, 4, 8
