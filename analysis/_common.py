@@ -13,7 +13,7 @@ from solver import _kernels as k
 from solver.cards import SEATS, Card, cards_in
 from solver.errors import NotationError
 from solver.maxn import MaxnResult, solve_maxn
-from solver.paranoid import SolveResult
+from solver import SolveResult
 from solver.record import Record
 
 

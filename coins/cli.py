@@ -33,8 +33,11 @@ def solve_command(args: argparse.Namespace) -> None:
 
     A seat's guaranteed value is the most Coins it can be sure to win from the
     position to the end of the hand when the other two play together against
-    it. The search is exact unless --max-nodes or --time-limit stops it; then
-    the output says so and gives the proven interval instead.
+    it. With --mode maxn (or both) it also gives the equilibrium: the Coins
+    each seat wins when every seat plays for itself, each card's three-seat
+    result and the equilibrium line. The search is exact unless --max-nodes or
+    --time-limit stops it; then the output says so and gives the proven
+    interval instead.
     """
     position = Position.parse(" ".join(args.position))
     if not is_compiled():
@@ -44,7 +47,7 @@ def solve_command(args: argparse.Namespace) -> None:
             flush=True,
         )
     seats = (0, 1, 2) if args.seat is None else (args.seat,)
-    result = solve(position, seats, args.max_nodes, args.time_limit)
+    result = solve(position, seats, args.max_nodes, args.time_limit, mode=args.mode)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -81,6 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
     solve_parser.add_argument(
         "--seat", type=int, choices=(0, 1, 2),
         help="solve only this seat's guaranteed value (the mover's card values still come)",
+    )
+    solve_parser.add_argument(
+        "--mode", choices=("paranoid", "maxn", "both"), default="paranoid",
+        help="paranoid: guaranteed values (default); maxn: each seat for itself; both",
     )
     solve_parser.add_argument("--max-nodes", type=int, metavar="N", help="stop after N nodes")
     solve_parser.add_argument(

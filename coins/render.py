@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.cards import SEATS, SUIT_LETTERS, SUIT_NAMES, Card, format_hand
-from solver.paranoid import SolveResult
+from solver import SolveResult
 from solver.position import Position
 
 SUIT_STYLES = ("red", "yellow", "blue", "green")
@@ -81,13 +81,16 @@ def value_text(result: SolveResult, seat: int) -> str:
     return "-"
 
 
-def card_values_table(card_values: Mapping[Card, int], optimal: Sequence[Card]) -> Table:
-    """The mover's cards by suit, high to low, each with its value; optimal ones marked."""
+def card_values_table(values: Mapping[Card, object], marked: Sequence[Card]) -> Table:
+    """The mover's cards by suit, high to low, each with its value (a number,
+    or a three-seat result); ``marked`` cards get the optimal mark."""
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     columns: list[list[Text]] = [[] for _ in SUIT_LETTERS]
-    for card in sorted(card_values, key=lambda c: (c.suit, -c.rank)):
-        mark = f" {OPTIMAL_MARK}" if card in optimal else ""
-        columns[card.suit].append(Text.assemble(card_text(card), f" {card_values[card]}{mark}"))
+    for card in sorted(values, key=lambda c: (c.suit, -c.rank)):
+        value = values[card]
+        shown = "-".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+        mark = f" {OPTIMAL_MARK}" if card in marked else ""
+        columns[card.suit].append(Text.assemble(card_text(card), f" {shown}{mark}"))
     for suit, cells in enumerate(columns):
         if cells:
             table.add_column(suit_heading(suit))
@@ -125,32 +128,47 @@ def line_table(position: Position, line: Sequence[Card]) -> Table:
 
 
 def solve_report(result: SolveResult) -> Group:
-    """Everything ``coins solve`` shows for people: hands, values, card values, line."""
+    """Everything ``coins solve`` shows for people: hands, values, card values, lines."""
     position = result.position
     mover = position.to_move
+    paranoid = result.mode in ("paranoid", "both")
+    maxn = result.mode in ("maxn", "both")
+    columns = {"taken": [str(t) for t in position.taken]}
+    if paranoid:
+        columns["guaranteed"] = [value_text(result, seat) for seat in range(SEATS)]
+    if maxn:
+        columns["max^n"] = [
+            str(v) for v in (result.equilibrium if result.equilibrium else ["-"] * SEATS)
+        ]
     parts: list[RenderableType] = [
         Text.assemble(("Position ", "bold"), str(position)),
         Text(""),
-        hands_table(
-            position,
-            {
-                "taken": [str(t) for t in position.taken],
-                "guaranteed": [value_text(result, seat) for seat in range(SEATS)],
-            },
-        ),
+        hands_table(position, columns),
         Text(""),
         Text("The hand is over.") if position.is_terminal else trick_text(position),
-        Text("Guaranteed: Coins sure to be won from here on against the other two.", style="dim"),
     ]
+    if paranoid:
+        parts.append(Text(
+            "Guaranteed: Coins sure to be won from here on against the other two.", style="dim"
+        ))
+    if maxn:
+        parts.append(Text(
+            "Max^n: Coins won from here on when every seat plays for itself.", style="dim"
+        ))
     if not result.exact:
         parts.append(Text(
             "Not exact: the search hit its node or time limit; low-high is the proven interval.",
             style="bold",
         ))
-        missing = [name for name, found in (("card values", result.card_values),
-                                            ("optimal line", result.line)) if not found]
+        wanted = []
+        if paranoid:
+            wanted += [("card values", result.card_values), ("optimal line", result.line)]
+        if maxn:
+            wanted += [("max^n card results", result.card_results),
+                       ("equilibrium line", result.equilibrium_line)]
+        missing = [name for name, found in wanted if not found]
         if missing and not position.is_terminal:
-            parts.append(Text(f"Not reached: {' and '.join(missing)}.", style="bold"))
+            parts.append(Text(f"Not reached: {', '.join(missing)}.", style="bold"))
     if result.card_values:
         parts += [
             Text(""),
@@ -161,6 +179,17 @@ def solve_report(result: SolveResult) -> Group:
             ),
             card_values_table(result.card_values, result.optimal),
         ]
+    if result.card_results:
+        choice = result.equilibrium_line[:1]
+        parts += [
+            Text(""),
+            Text(
+                f"Seat {mover}'s cards and the points of seats 0-1-2 after each, all playing "
+                f"for themselves ({OPTIMAL_MARK} the card the equilibrium plays)",
+                style="bold",
+            ),
+            card_values_table(result.card_results, choice),
+        ]
     if result.line:
         parts += [
             Text(""),
@@ -169,6 +198,12 @@ def solve_report(result: SolveResult) -> Group:
                 style="bold",
             ),
             line_table(position, result.line),
+        ]
+    if result.equilibrium_line:
+        parts += [
+            Text(""),
+            Text("Equilibrium line: every seat plays for its own points", style="bold"),
+            line_table(position, result.equilibrium_line),
         ]
     parts += [
         Text(""),

@@ -19,7 +19,8 @@ from .match import (
     lowest_card_player,
     random_player,
 )
-from .paranoid import SolveResult, TranspositionTable, solve
+from .paranoid import TranspositionTable
+from .solve import SolveResult, solve
 from .position import Position
 from .record import Record, RecordError, RecordMoveError
 

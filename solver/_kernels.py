@@ -1,12 +1,12 @@
-"""Compiled kernels: trick resolution, move generation and the paranoid search.
+"""Compiled kernels: trick resolution, move generation, the paranoid and max^n searches.
 
-Everything here assumes valid input (the public wrappers in ``paranoid.py``
-validate first) and does no bounds checks. Kernels that call one another live
+Everything here assumes valid input (the public wrappers in ``solve.py``,
+``paranoid.py`` and ``maxn.py`` validate first) and does no bounds checks. Kernels that call one another live
 in this one module because Numba's cache does not notice changes to functions
 in other files. All of it also runs as plain Python under
 ``NUMBA_DISABLE_JIT=1``, which the test suite uses for coverage.
 
-The search is a boolean ("can seat p win at least ``need`` more points?")
+The paranoid search is a boolean ("can seat p win at least ``need`` more points?")
 alpha-beta over cards, written with explicit per-ply arrays instead of
 recursion, as DDS does: it keeps the kernel cache-safe and lets the caller
 stop it after a node or time budget. Its transposition table stores, at trick
@@ -15,6 +15,37 @@ of the hand. The key is relative: each suit's live cards are renumbered
 0, 1, 2 ... from the lowest, because only the order of live cards within a
 suit (and which suit is Coins) decides tricks, so positions that differ only
 in which low cards are gone share one entry.
+
+The max^n (equilibrium) search, ``maxn_search``, at the end of this module,
+finds the exact value vector of RULES.md: at every node the mover
+takes the card that maximises its own points from that node to the end of the
+hand, then the one that minimises the larger of its opponents' points (from
+that node on), then the first in index order. It is written with explicit
+per-ply arrays instead of recursion, like the paranoid search.
+
+Speed-ups, each of which a test turns off (``options``) to check it:
+
+- Rank equivalence: cards of one suit in one hand with no live card between
+  them give the same result, so only the highest of each run is searched
+  (comparing the highest of two runs orders them as their lowest cards do:
+  runs of one hand never interleave, so the index-order tie-break is kept).
+- A transposition table at trick boundaries, keyed on the cards each seat
+  holds renumbered by rank among the live cards (``relative_key``: gone cards
+  change nothing, and renumbering keeps every comparison and the index
+  order) and the leader. Values count points from the node on, so ``taken``
+  is no part of the key. An entry holds the exact vector and the best card.
+- Shallow pruning. The points left ``T`` are fixed, so once the mover ``q``
+  of a node is sure of ``L`` points, its parent's mover ``p`` (another seat)
+  gets at most ``T - L`` there (minus what the trick that led here gives the
+  others). When that is less than what ``p`` already has, or equal but losing
+  ``p``'s tie-break for every vector that reaches it, ``p`` never takes this
+  card and the node is left unfinished. Nothing pruned is returned as exact.
+  Only nodes inside a trick are pruned: a trick boundary is always finished
+  and stored (pruning there too saved fewer nodes than the table lost).
+- A node whose mover already has every point left is finished: its vector
+  ``(T for the mover, 0, 0)`` cannot change (only which card reaches it).
+- The root is always searched in full, so the card it picks follows the
+  tie-break; with ``ALL_CARDS`` every card's result at the root is exact.
 """
 
 from __future__ import annotations
@@ -550,3 +581,407 @@ def paranoid_search(
             needs[child] = needs[ply] - points if winner == seat else needs[ply]
         ply = child
         entering = True
+
+
+# ----- the max^n (equilibrium) search ---------------------------------------
+
+# the "searching seat" field of ``relative_key``: 3 marks a max^n entry and
+# keeps every stored key non-zero (an empty slot is all zeros)
+_MAXN_KEY_SEAT = 3
+
+# outcome code (otherwise the kernel returns how many root cards it searched)
+MAXN_ABORTED = -1
+
+# option bits (tests turn the speed-ups off to check them)
+MAXN_NO_TABLE, MAXN_NO_EQUIVALENCE, MAXN_NO_PRUNING, MAXN_ALL_CARDS = 1, 2, 4, 8
+
+# table entry kinds (an entry is made when a boundary is entered, filled when finished)
+ENTRY_NONE, ENTRY_EXACT = 0, 1
+
+# stats slot counting shallow cuts (slots 0-2 as for the paranoid search)
+STAT_PRUNED = 3
+
+
+@njit
+def _prefers(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
+    """Does ``mover`` take vector a (by ``card_a``) over b (by ``card_b``)?"""
+    if mover == 0:
+        own_a, opp_a, own_b, opp_b = a0, max(a1, a2), b0, max(b1, b2)
+    elif mover == 1:
+        own_a, opp_a, own_b, opp_b = a1, max(a0, a2), b1, max(b0, b2)
+    else:
+        own_a, opp_a, own_b, opp_b = a2, max(a0, a1), b2, max(b0, b1)
+    if own_a != own_b:
+        return own_a > own_b
+    if opp_a != opp_b:
+        return opp_a < opp_b
+    return card_a < card_b
+
+
+@njit
+def _may_reject(ply, lower, leaders, n_trick, best, totals):
+    """Cheap necessary condition for ``_parent_rejects``: the parent's mover has
+    something, and ``lower`` leaves it no more than that (the points of a trick
+    completed on the way, ``totals[ply - 1] - totals[ply]``, can only lower it)."""
+    parent = ply - 1
+    have = best[parent, (leaders[parent] + n_trick[parent]) % 3]
+    return have >= 0 and totals[ply] - lower <= have
+
+
+@njit
+def _parent_rejects(ply, seat, lower, hands, leaders, n_trick, trick_cards, moves, move_index,
+                    best, best_card, totals):
+    """Will the parent of the node at ``ply`` never take it, once ``seat`` (that
+    node's mover) is sure of ``lower`` points from the node on?"""
+    parent = ply - 1
+    p = (leaders[parent] + n_trick[parent]) % 3
+    if p == seat or best[parent, p] < 0:
+        return False
+    card = moves[parent, move_index[parent]]
+    g0 = 0
+    g1 = 0
+    g2 = 0
+    if n_trick[parent] == 2:
+        c0 = trick_cards[parent, 0]
+        c1 = trick_cards[parent, 1]
+        winner = (leaders[parent] + trick_winner(c0, c1, card)) % 3
+        points = coin_count(c0) + coin_count(c1) + coin_count(card)
+        if winner == 0:
+            g0 = points
+        elif winner == 1:
+            g1 = points
+        else:
+            g2 = points
+    third = 3 - p - seat
+    gains_q = g0 if seat == 0 else (g1 if seat == 1 else g2)
+    gains_r = g0 if third == 0 else (g1 if third == 1 else g2)
+    q_least = lower + gains_q
+    r_least = gains_r
+    most = totals[parent] - q_least - r_least  # the most p can get through this card
+    have = best[parent, p]
+    if most < have:
+        return True
+    if most > have:
+        return False
+    # p would get exactly ``have`` only with q at q_least and r at r_least
+    opp = max(q_least, r_least)
+    if p == 0:
+        have_opp = max(best[parent, 1], best[parent, 2])
+    elif p == 1:
+        have_opp = max(best[parent, 0], best[parent, 2])
+    else:
+        have_opp = max(best[parent, 0], best[parent, 1])
+    if opp > have_opp:
+        return True
+    return opp == have_opp and best_card[parent] < card
+
+
+@njit
+def _order_maxn(ply, trick_cards, n_trick, moves, n, hint, history, scores):
+    """Sort ``moves[ply, :n]`` likely best first for the mover (``scores``: scratch)."""
+    for i in range(n):
+        card = moves[ply, i]
+        score = history[n_trick, card]
+        if n_trick == 2:
+            c0 = trick_cards[ply, 0]
+            c1 = trick_cards[ply, 1]
+            points = coin_count(c0) + coin_count(c1) + coin_count(card)
+            if trick_winner(c0, c1, card) == 2:
+                outcome = 1 + points
+            else:
+                outcome = -coin_count(card)
+            score += outcome << 40
+        if card == hint:
+            score += 1 << 50
+        scores[i] = score - (card % 12)  # cheaper cards first among equals
+    for i in range(1, n):  # insertion sort, n <= 16
+        card = moves[ply, i]
+        score = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < score:
+            scores[j + 1] = scores[j]
+            moves[ply, j + 1] = moves[ply, j]
+            j -= 1
+        scores[j + 1] = score
+        moves[ply, j + 1] = card
+
+
+@njit
+def _entry(kind, v0, v1, v2, relative_card):
+    """A table entry's data word: the vector (4 bits a seat), the kind, the card + 1."""
+    return v0 | (v1 << 4) | (v2 << 8) | (kind << 12) | ((relative_card + 1) << 16)
+
+
+@njit
+def _tt_probe(tt, key_a, key_b, index):
+    for slot in range(index, index + BUCKET):
+        if tt[slot, 0] == key_a and tt[slot, 1] == key_b:
+            return slot
+    return -1
+
+
+@njit
+def _key_cards(key_a, key_b):
+    """Cards left in the position a ``relative_key`` names (its four suit counts)."""
+    return (key_a & 0xF) + ((key_a >> 28) & 0xF) + (key_b & 0xF) + ((key_b >> 28) & 0xF)
+
+
+@njit
+def maxn_search(
+    hands0,
+    leader0,
+    trick0,
+    n_trick0,
+    tt,
+    history,
+    stats,
+    max_nodes,
+    stop,
+    options,
+    root_moves,
+    root_results,
+    root_best,
+):
+    """Equilibrium vector of a position (at least one card to play).
+
+    Returns the number of root cards searched (``root_moves[:n]``, one per run
+    of equivalent cards) or ``MAXN_ABORTED`` when the node budget
+    ``max_nodes`` ran out (0: no limit) or someone set ``stop[0]`` (the
+    caller's timer; the kernel runs without the GIL).
+    ``root_best`` gets the equilibrium vector and the card the mover takes
+    (the highest of its run); ``root_results[i]`` the vector (points from the
+    root on) after ``root_moves[i]`` and, in column 3, 1 when that vector is
+    exact (always, with ``MAXN_ALL_CARDS``). ``stats`` gains nodes, table hits
+    and stores, and pruned nodes. Table entries stay valid across calls.
+    """
+    hands = np.empty((MAX_PLY, 3), dtype=np.int64)
+    leaders = np.empty(MAX_PLY, dtype=np.int64)
+    n_trick = np.empty(MAX_PLY, dtype=np.int64)
+    trick_cards = np.empty((MAX_PLY, 2), dtype=np.int64)
+    totals = np.empty(MAX_PLY, dtype=np.int64)
+    moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+    n_moves = np.empty(MAX_PLY, dtype=np.int64)
+    move_index = np.empty(MAX_PLY, dtype=np.int64)
+    tt_slot = np.empty(MAX_PLY, dtype=np.int64)
+    key_a = np.empty(MAX_PLY, dtype=np.int64)
+    key_b = np.empty(MAX_PLY, dtype=np.int64)
+    scores = np.empty(MAX_MOVES, dtype=np.int64)
+    best = np.empty((MAX_PLY, 3), dtype=np.int64)
+    best_card = np.empty(MAX_PLY, dtype=np.int64)
+
+    use_table = not options & MAXN_NO_TABLE
+    pruning = not options & MAXN_NO_PRUNING
+    prune_from = 1 if pruning and not options & MAXN_ALL_CARDS else 2
+
+    for s in range(3):
+        hands[0, s] = hands0[s]
+    leaders[0] = leader0
+    n_trick[0] = n_trick0
+    trick_cards[0, 0] = trick0[0]
+    trick_cards[0, 1] = trick0[1]
+
+    table_mask = tt.shape[0] - BUCKET
+    nodes = 0
+    ply = 0
+    # what the last finished node hands its parent
+    r0 = 0
+    r1 = 0
+    r2 = 0
+    exact = True
+    entering = True
+    while True:
+        if entering:
+            if max_nodes > 0 and nodes >= max_nodes:
+                stats[STAT_NODES] += nodes
+                return MAXN_ABORTED
+            nodes += 1
+            if (nodes & 0xFFF) == 0 and stop[0] != 0:
+                stats[STAT_NODES] += nodes
+                return MAXN_ABORTED
+            tt_slot[ply] = -1
+            h0 = hands[ply, 0]
+            h1 = hands[ply, 1]
+            h2 = hands[ply, 2]
+            nt = n_trick[ply]
+            on_table = 0
+            for i in range(nt):
+                on_table |= 1 << trick_cards[ply, i]
+            live = h0 | h1 | h2 | on_table
+            total = popcount(live & COINS_MASK)
+            totals[ply] = total
+            lead = leaders[ply]
+            mover = (lead + nt) % 3
+            if ply > 0:
+                if total == 0:
+                    r0 = 0
+                    r1 = 0
+                    r2 = 0
+                    exact = True
+                    entering = False
+                    continue
+                if nt == 0 and h0 & (h0 - 1) == 0:  # one card each: the last trick
+                    c0 = bit_index(hands[ply, lead])
+                    c1 = bit_index(hands[ply, (lead + 1) % 3])
+                    c2 = bit_index(hands[ply, (lead + 2) % 3])
+                    winner = (lead + trick_winner(c0, c1, c2)) % 3
+                    r0 = total if winner == 0 else 0
+                    r1 = total if winner == 1 else 0
+                    r2 = total if winner == 2 else 0
+                    exact = True
+                    entering = False
+                    continue
+            hint = -1
+            if nt == 0 and use_table:
+                ka, kb = relative_key(h0, h1, live, lead, _MAXN_KEY_SEAT)
+                key_a[ply] = ka
+                key_b[ply] = kb
+                index = _key_index(ka, kb, table_mask)
+                slot = _tt_probe(tt, ka, kb, index)
+                if slot < 0:
+                    # replace the entry with the fewest cards left in the bucket
+                    slot = index
+                    fewest = 99
+                    for candidate in range(index, index + BUCKET):
+                        if tt[candidate, 1] == 0:
+                            slot = candidate
+                            break
+                        left = _key_cards(tt[candidate, 0], tt[candidate, 1])
+                        if left < fewest:
+                            fewest = left
+                            slot = candidate
+                    tt[slot, 0] = ka
+                    tt[slot, 1] = kb
+                    tt[slot, 2] = 0  # ENTRY_NONE, no card
+                else:
+                    stats[STAT_TT_HITS] += 1
+                    data = tt[slot, 2]
+                    if ply > 0 and (data >> 12) & 3 == ENTRY_EXACT:
+                        r0 = data & 0xF
+                        r1 = (data >> 4) & 0xF
+                        r2 = (data >> 8) & 0xF
+                        exact = True
+                        entering = False
+                        continue
+                    if data >> 16:
+                        hint = _absolute_card((data >> 16) - 1, live)
+                tt_slot[ply] = slot
+            hand = hands[ply, mover]
+            n = move_representatives(
+                hand, 0 if options & MAXN_NO_EQUIVALENCE else live, moves[ply]
+            )
+            if hint >= 0 and hand >> hint & 1 == 0:
+                hint = -1
+            _order_maxn(ply, trick_cards, nt, moves, n, hint, history, scores)
+            n_moves[ply] = n
+            move_index[ply] = 0
+            best[ply, 0] = -1
+            best[ply, 1] = -1
+            best[ply, 2] = -1
+            best_card[ply] = -1
+            if ply == 0:
+                for i in range(n):
+                    root_moves[i] = moves[0, i]
+                    root_results[i, 3] = 0
+        else:
+            # the node at ``ply`` is finished: (r0, r1, r2), exact or pruned
+            if ply == 0:
+                stats[STAT_NODES] += nodes
+                root_best[0] = best[0, 0]
+                root_best[1] = best[0, 1]
+                root_best[2] = best[0, 2]
+                root_best[3] = best_card[0]
+                return n_moves[0]
+            ply -= 1
+            lead = leaders[ply]
+            nt = n_trick[ply]
+            mover = (lead + nt) % 3
+            i = move_index[ply]
+            card = moves[ply, i]
+            finished = False
+            if exact:
+                if nt == 2:
+                    winner = leaders[ply + 1]  # the trick's winner leads the child
+                    points = totals[ply] - totals[ply + 1]  # the Coins in the trick
+                    if winner == 0:
+                        r0 += points
+                    elif winner == 1:
+                        r1 += points
+                    else:
+                        r2 += points
+                if ply == 0:
+                    root_results[i, 0] = r0
+                    root_results[i, 1] = r1
+                    root_results[i, 2] = r2
+                    root_results[i, 3] = 1
+                if best[ply, mover] < 0 or _prefers(
+                    mover, r0, r1, r2, card, best[ply, 0], best[ply, 1], best[ply, 2],
+                    best_card[ply]
+                ):
+                    best[ply, 0] = r0
+                    best[ply, 1] = r1
+                    best[ply, 2] = r2
+                    best_card[ply] = card
+                    if n_moves[ply] > 1:
+                        history[nt, card] += popcount(hands[ply, mover])
+                    if ply > 0 and pruning:
+                        own = best[ply, mover]
+                        if own == totals[ply]:
+                            finished = True  # every point left: the vector is settled
+                        elif (
+                            nt != 0  # trick boundaries are always finished, for the table
+                            and ply >= prune_from
+                            and _may_reject(ply, own, leaders, n_trick, best, totals)
+                            and _parent_rejects(ply, mover, own, hands, leaders, n_trick,
+                                                trick_cards, moves, move_index, best,
+                                                best_card, totals)
+                        ):
+                            stats[STAT_PRUNED] += 1
+                            exact = False  # the parent never takes this card
+                            continue
+            if not finished:
+                move_index[ply] = i + 1
+                if i + 1 < n_moves[ply]:
+                    entering = True
+            if finished or i + 1 >= n_moves[ply]:
+                r0 = best[ply, 0]
+                r1 = best[ply, 1]
+                r2 = best[ply, 2]
+                exact = True
+                slot = tt_slot[ply]
+                if slot >= 0 and _key_matches(tt, slot, key_a, key_b, ply):
+                    stats[STAT_TT_STORES] += 1
+                    tt[slot, 2] = _entry(ENTRY_EXACT, r0, r1, r2,
+                                         _relative_card(best_card[ply], _live(hands, ply)))
+                continue
+        # play moves[ply, move_index[ply]] into ply + 1
+        lead = leaders[ply]
+        nt = n_trick[ply]
+        mover = (lead + nt) % 3
+        card = moves[ply, move_index[ply]]
+        child = ply + 1
+        for s in range(3):
+            hands[child, s] = hands[ply, s]
+        hands[child, mover] ^= 1 << card
+        if nt < 2:
+            leaders[child] = lead
+            n_trick[child] = nt + 1
+            trick_cards[child, 0] = trick_cards[ply, 0]
+            trick_cards[child, 1] = trick_cards[ply, 1]
+            trick_cards[child, nt] = card
+        else:
+            winner = (lead + trick_winner(trick_cards[ply, 0], trick_cards[ply, 1], card)) % 3
+            leaders[child] = winner
+            n_trick[child] = 0
+        ply = child
+        entering = True
+
+
+@njit
+def _key_matches(tt, slot, key_a, key_b, ply):
+    """The entry at ``slot`` still belongs to the node at ``ply`` (it may have been replaced)."""
+    return tt[slot, 0] == key_a[ply] and tt[slot, 1] == key_b[ply]
+
+
+@njit
+def _live(hands, ply):
+    return hands[ply, 0] | hands[ply, 1] | hands[ply, 2]

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _kernels as k
-from . import _maxn_draft as mk
 from .cards import SUIT_MASKS, Card, cards_in
 from .errors import CoinsError
 from .position import Position
@@ -110,7 +109,7 @@ class _MaxnSearch:
 
     @property
     def nodes(self) -> int:
-        return int(self.stats[mk.STAT_NODES])
+        return int(self.stats[k.STAT_NODES])
 
     def run(self, position: Position, all_cards: bool) -> int:
         """Search ``position`` (not over); returns how many root cards were searched."""
@@ -135,12 +134,12 @@ class _MaxnSearch:
         finally:
             if timer is not None:
                 timer.cancel()
-        if n == mk.MAXN_ABORTED:
+        if n == k.MAXN_ABORTED:
             raise _BudgetExhausted
         return n
 
     def _search(self, position: Position, trick, budget: int, stop, all_cards: bool) -> int:
-        return mk.maxn_search(
+        return k.maxn_search(
             np.array(position.hands, dtype=np.int64),
             position.leader,
             trick,
@@ -150,7 +149,7 @@ class _MaxnSearch:
             self.stats,
             budget,
             stop,
-            self.options | (mk.MAXN_ALL_CARDS if all_cards else 0),
+            self.options | (k.MAXN_ALL_CARDS if all_cards else 0),
             self.root_moves,
             self.root_results,
             self.root_best,
@@ -207,9 +206,9 @@ def solve_maxn(
     start = time.perf_counter()
     deadline = start + time_limit if time_limit is not None else None
     options = (
-        (0 if use_table else mk.MAXN_NO_TABLE)
-        | (0 if equivalence else mk.MAXN_NO_EQUIVALENCE)
-        | (0 if pruning else mk.MAXN_NO_PRUNING)
+        (0 if use_table else k.MAXN_NO_TABLE)
+        | (0 if equivalence else k.MAXN_NO_EQUIVALENCE)
+        | (0 if pruning else k.MAXN_NO_PRUNING)
     )
     search = _MaxnSearch(table or _default_table(), max_nodes, deadline, options)
     result = MaxnResult(position)
@@ -239,7 +238,7 @@ def _solve_root(search: _MaxnSearch, position: Position, result: MaxnResult,
         live = _live(position)
         for card in position.legal_cards():
             representative = card
-            if not search.options & mk.MAXN_NO_EQUIVALENCE:
+            if not search.options & k.MAXN_NO_EQUIVALENCE:
                 representative = int(k.representative_of(card, hand, live))
             result.card_results[card] = list(by_card[representative])
     if line:

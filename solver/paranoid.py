@@ -1,9 +1,10 @@
-"""Guaranteed (paranoid) values: the public, validating face of the compiled search.
+"""Guaranteed (paranoid) values over the compiled search.
 
 A seat's guaranteed value is the most points it can be sure to win from a
 position to the end of the hand when the other two play together against it
-(RULES.md). ``solve`` finds it for the seats asked, every card's value for the
-seat to move, the optimal cards and one optimal line.
+(RULES.md). ``solve_paranoid`` finds it for the seats asked, every card's
+value for the seat to move, the optimal cards and one optimal line; the
+public ``solve`` (``solve.py``) validates its input and calls it.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def _helper_pool() -> ThreadPoolExecutor:
     return _pool
 
 
-class _Search:
+class ParanoidSearch:
     """Runs boolean searches on one position, counting nodes against a budget.
 
     With several threads (lazy SMP) every thread searches the same question
@@ -152,103 +153,40 @@ class _Search:
         return bounds[0]
 
 
-@dataclass
-class SolveResult:
-    """What ``solve`` found. Values count points from the position on (``taken`` not added).
-
-    ``guaranteed[s]`` is seat s's guaranteed value (None for seats not asked);
-    ``card_values`` maps each card the mover holds to the mover's guaranteed
-    value after playing it; ``optimal`` lists the cards that keep the mover's
-    value; ``line`` is one optimal line to the end of the hand (the mover's
-    best cards, its opponents' strongest replies against it). When a budget cut
-    the search short, ``exact`` is False and ``bounds[s]`` is the proven
-    interval ``(low, high)`` for each seat asked; what is not proven is None or
-    empty.
-    """
-
-    position: Position
-    guaranteed: list[int | None]
-    bounds: list[tuple[int, int] | None]
-    card_values: dict[Card, int] = field(default_factory=dict)
-    optimal: list[Card] = field(default_factory=list)
-    line: list[Card] = field(default_factory=list)
-    exact: bool = True
-    nodes: int = 0
-    seconds: float = 0.0
-
-    @property
-    def to_move(self) -> int:
-        return self.position.to_move
-
-    def to_json(self) -> dict:
-        return {
-            "position": str(self.position),
-            "to_move": self.to_move,
-            "guaranteed": self.guaranteed,
-            "bounds": [list(b) if b is not None else None for b in self.bounds],
-            "card_values": {str(c): v for c, v in self.card_values.items()},
-            "optimal": [str(c) for c in self.optimal],
-            "line": [str(c) for c in self.line],
-            "exact": self.exact,
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 6),
-        }
-
-
 _shared_table: TranspositionTable | None = None
 
 
-def _default_table() -> TranspositionTable:
+def default_table() -> TranspositionTable:
+    """The table ``solve`` uses unless lent one: made on first use, then kept."""
     global _shared_table
     if _shared_table is None:
         _shared_table = TranspositionTable()
     return _shared_table
 
 
-def solve(
-    position: Position | str,
-    seats: tuple[int, ...] | list[int] | int = (0, 1, 2),
-    max_nodes: int | None = None,
-    time_limit: float | None = None,
-    *,
-    card_values: bool = True,
-    line: bool = True,
-    table: TranspositionTable | None = None,
-    use_table: bool = True,
-    equivalence: bool = True,
-    threads: int = DEFAULT_THREADS,
-) -> SolveResult:
-    """Solve ``position`` open-handed for the guaranteed value of each seat in ``seats``.
+@dataclass
+class ParanoidAnswer:
+    """The paranoid part of a ``SolveResult`` (see there for the fields)."""
 
-    Also gives the card values of the seat to move (always searched, whether
-    or not that seat is in ``seats``), its optimal cards and one optimal line;
-    turn these off with ``card_values=False`` / ``line=False`` when only the
-    values are wanted. ``max_nodes`` and ``time_limit`` (seconds) bound the
-    work; when either runs out the result is not exact and carries the proven
-    interval per seat instead of a guess. ``table`` lends a transposition
-    table of your own size (default: one shared 256 MiB table); ``use_table``
-    and ``equivalence`` turn those speed-ups off, for tests and measurements;
-    ``threads`` searches each question on that many threads at once.
+    guaranteed: list[int | None] = field(default_factory=lambda: [None] * SEATS)
+    bounds: list[tuple[int, int] | None] = field(default_factory=lambda: [None] * SEATS)
+    card_values: dict[Card, int] = field(default_factory=dict)
+    optimal: list[Card] = field(default_factory=list)
+    line: list[Card] = field(default_factory=list)
+    exact: bool = True
+
+
+def solve_paranoid(
+    search: ParanoidSearch, position: Position, seats: tuple[int, ...], card_values: bool, line: bool
+) -> ParanoidAnswer:
+    """Guaranteed values of ``seats``, and the mover's card values and line.
+
+    What a budget cut short stays unproven: the answer then holds the proven
+    interval for each seat asked and ``exact`` False.
     """
-    if isinstance(position, str):
-        position = Position.parse(position)
-    elif not isinstance(position, Position):
-        raise CoinsError(f"solve() takes a Position or its text, not {type(position).__name__}")
-    seats = _check_seats(seats)
-    if max_nodes is not None and max_nodes <= 0:
-        raise CoinsError(f"max_nodes must be positive, not {max_nodes}")
-    if time_limit is not None and not time_limit > 0:
-        raise CoinsError(f"time_limit must be positive seconds, not {time_limit}")
-    start = time.perf_counter()
-    deadline = start + time_limit if time_limit is not None else None
-    options = (0 if use_table else k.NO_TABLE) | (0 if equivalence else k.NO_EQUIVALENCE)
-    if not isinstance(threads, int) or threads < 1:
-        raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
-    search = _Search(table or _default_table(), max_nodes, deadline, options, threads)
-
     coins = position.coins_left
     work: list[list[int] | None] = [[0, coins] if s in seats else None for s in range(SEATS)]
-    result = SolveResult(position, [None] * SEATS, [None] * SEATS)
+    answer = ParanoidAnswer()
     try:
         for seat in seats:
             search.value(position, seat, work[seat])
@@ -257,35 +195,24 @@ def solve(
             if work[mover] is None:
                 work[mover] = [0, coins]
                 search.value(position, mover, work[mover])
+            best = work[mover][0]
             if card_values:
-                result.card_values = _card_values(search, position, mover, work[mover][0])
-                result.optimal = [c for c, v in result.card_values.items() if v == work[mover][0]]
+                answer.card_values = _card_values(search, position, mover, best)
+                answer.optimal = [c for c, v in answer.card_values.items() if v == best]
             if line:
-                result.line = _optimal_line(search, position, mover, work[mover][0])
+                answer.line = _optimal_line(search, position, mover, best)
     except BudgetExhausted:
-        result.exact = False
+        answer.exact = False
     for seat in seats:
         low, high = work[seat]
-        result.bounds[seat] = (low, high)
+        answer.bounds[seat] = (low, high)
         if low == high:
-            result.guaranteed[seat] = low
-    result.exact = result.exact and all(result.guaranteed[s] is not None for s in seats)
-    result.nodes = search.nodes
-    result.seconds = time.perf_counter() - start
-    return result
+            answer.guaranteed[seat] = low
+    answer.exact = answer.exact and all(answer.guaranteed[s] is not None for s in seats)
+    return answer
 
 
-def _check_seats(seats) -> tuple[int, ...]:
-    if isinstance(seats, int):
-        seats = (seats,)
-    seats = tuple(seats)
-    for seat in seats:
-        if not isinstance(seat, (int, np.integer)) or seat not in range(SEATS):
-            raise CoinsError(f"seat {seat!r} is not a seat: seats are 0, 1, 2")
-    return tuple(sorted(set(int(s) for s in seats)))
-
-
-def _card_values(search: _Search, position: Position, mover: int, best: int) -> dict[Card, int]:
+def _card_values(search: ParanoidSearch, position: Position, mover: int, best: int) -> dict[Card, int]:
     """Each card's value for the mover; equivalent cards share one search."""
     live = position.hands[0] | position.hands[1] | position.hands[2] | position.trick_mask
     hand = position.hands[mover]
@@ -303,7 +230,7 @@ def _card_values(search: _Search, position: Position, mover: int, best: int) -> 
     return values
 
 
-def _optimal_line(search: _Search, position: Position, seat: int, value: int) -> list[Card]:
+def _optimal_line(search: ParanoidSearch, position: Position, seat: int, value: int) -> list[Card]:
     """One line to the end: ``seat`` keeps its value, the others hold it there."""
     line = []
     while not position.is_terminal:

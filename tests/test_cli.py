@@ -14,6 +14,7 @@ import pytest
 
 from coins import cli
 from solver import Position, solve
+from solver.maxn import solve_maxn
 
 REPO = Path(__file__).resolve().parents[1]
 # a 6-card ending whose card values differ (some cards lose a point)
@@ -67,7 +68,7 @@ def test_solve_json_matches_solve(capsys):
     status, out, _ = run(capsys, "solve", MID_TRICK, "--json")
     assert status == 0
     got = json.loads(out)
-    assert set(got) == {"position", "to_move", "guaranteed", "bounds", "card_values",
+    assert set(got) == {"position", "mode", "to_move", "guaranteed", "bounds", "card_values",
                         "optimal", "line", "exact", "nodes", "seconds"}
     for key in ("position", "to_move", "guaranteed", "bounds", "card_values", "optimal",
                 "line", "exact"):
@@ -92,7 +93,7 @@ def test_a_limit_says_not_exact_and_shows_the_interval(capsys):
     text = str(Position.random(3, 10))
     status, out, _ = run(capsys, "solve", text, "--max-nodes", "1000")
     assert status == 0
-    assert "Not exact" in out and "Not reached: card values and optimal line." in out
+    assert "Not exact" in out and "Not reached: card values, optimal line." in out
     assert " 0-" in out  # an interval from 0 up
     _, out, _ = run(capsys, "solve", text, "--max-nodes", "1000", "--json")
     got = json.loads(out)
@@ -130,7 +131,7 @@ def test_deal_ending_with_leader(capsys):
         (["solve", "J9.J4..52 .K75.6.N8 A753.8.5. 0 1X"], 'card "1X" is not a card'),
         (["solve", ENDING, "--seat", "3"], "invalid choice: 3"),
         (["solve", ENDING, "--seat", "x"], "invalid int value: 'x'"),
-        (["solve", ENDING, "--max-nodes", "0"], "max_nodes must be positive"),
+        (["solve", ENDING, "--max-nodes", "0"], "max_nodes must be a positive whole number"),
         (["deal", "--cards", "17"], "cards per hand must be 0-16"),
         (["deal", "--leader", "5"], "leader must be 0, 1 or 2"),
         (["solve"], "the following arguments are required: POSITION"),
@@ -158,3 +159,18 @@ def test_python_m_coins_solves():
     done = run_process("solve", ENDING, "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["guaranteed"] == solve(ENDING).guaranteed
+
+
+@pytest.mark.parametrize("mode", ["maxn", "both"])
+def test_solve_mode_gives_the_equilibrium(capsys, mode):
+    """--mode maxn/both: JSON carries the max^n keys, equal to solve_maxn's answer."""
+    expected = solve_maxn(ENDING)
+    status, out, _ = run(capsys, "solve", ENDING, "--mode", mode, "--json")
+    got = json.loads(out)
+    assert status == 0 and got["mode"] == mode
+    assert got["equilibrium"] == expected.equilibrium
+    assert got["card_results"] == {str(c): v for c, v in expected.card_results.items()}
+    assert got["equilibrium_line"] == [str(c) for c in expected.line]
+    assert ("guaranteed" in got) == (mode == "both")
+    _, text, _ = run(capsys, "solve", ENDING, "--mode", mode)
+    assert "Equilibrium line" in text and "max^n" in text

@@ -26,7 +26,7 @@ from positions import random_position
 from solver import _kernels as kernels
 from solver.cards import cards_in, popcount
 from solver.errors import CoinsError
-from solver.paranoid import TranspositionTable, solve
+from solver import TranspositionTable, solve
 from solver.position import Position
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -370,7 +370,7 @@ SUBPROCESS_SCRIPT = textwrap.dedent(
     """
     import json, sys, types
     from solver import _kernels
-    from solver.paranoid import TranspositionTable, solve
+    from solver import TranspositionTable, solve
     plain = isinstance(_kernels.paranoid_search, types.FunctionType)
     out = []
     for text in json.loads(sys.argv[1]):

@@ -1,0 +1,169 @@
+"""``solve``: the one entry point to the open-hand solvers, in either mode or both.
+
+It validates everything before any compiled code runs, shares one node and
+time budget between the modes, and returns a ``SolveResult``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _kernels as k
+from .cards import SEATS, Card
+from .errors import CoinsError
+from .maxn import MaxnTable, solve_maxn
+from .paranoid import (
+    DEFAULT_THREADS,
+    ParanoidSearch,
+    TranspositionTable,
+    default_table,
+    solve_paranoid,
+)
+from .position import Position
+
+MODES = ("paranoid", "maxn", "both")
+
+
+@dataclass
+class SolveResult:
+    """What ``solve`` found. Values count points from the position on (``taken`` not added).
+
+    Paranoid mode: ``guaranteed[s]`` is seat s's guaranteed value (None for
+    seats not asked); ``card_values`` maps each card the mover holds to the
+    mover's guaranteed value after playing it; ``optimal`` lists the cards
+    that keep the mover's value; ``line`` is one optimal line to the end of
+    the hand (the mover's best cards, its opponents' strongest replies against
+    it). Max^n mode: ``equilibrium`` is the three seats' points when each
+    plays for itself; ``card_results`` maps each card of the mover to the
+    three seats' points after it; ``equilibrium_line`` is that play to the
+    end. When a budget cut the search short, ``exact`` is False, ``bounds[s]``
+    is the proven interval ``(low, high)`` of each seat asked, and what was
+    not proven is None or empty: never a guess.
+    """
+
+    position: Position
+    mode: str = "paranoid"
+    guaranteed: list[int | None] = field(default_factory=lambda: [None] * SEATS)
+    bounds: list[tuple[int, int] | None] = field(default_factory=lambda: [None] * SEATS)
+    card_values: dict[Card, int] = field(default_factory=dict)
+    optimal: list[Card] = field(default_factory=list)
+    line: list[Card] = field(default_factory=list)
+    equilibrium: list[int] | None = None
+    card_results: dict[Card, list[int]] = field(default_factory=dict)
+    equilibrium_line: list[Card] = field(default_factory=list)
+    exact: bool = True
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def to_move(self) -> int:
+        return self.position.to_move
+
+    def to_json(self) -> dict:
+        out = {"position": str(self.position), "mode": self.mode, "to_move": self.to_move}
+        if self.mode in ("paranoid", "both"):
+            out |= {
+                "guaranteed": self.guaranteed,
+                "bounds": [list(b) if b is not None else None for b in self.bounds],
+                "card_values": {str(c): v for c, v in self.card_values.items()},
+                "optimal": [str(c) for c in self.optimal],
+                "line": [str(c) for c in self.line],
+            }
+        if self.mode in ("maxn", "both"):
+            out |= {
+                "equilibrium": self.equilibrium,
+                "card_results": {str(c): v for c, v in self.card_results.items()},
+                "equilibrium_line": [str(c) for c in self.equilibrium_line],
+            }
+        out |= {"exact": self.exact, "nodes": self.nodes, "seconds": round(self.seconds, 6)}
+        return out
+
+
+def solve(
+    position: Position | str,
+    seats: tuple[int, ...] | list[int] | int = (0, 1, 2),
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    *,
+    mode: str = "paranoid",
+    card_values: bool = True,
+    line: bool = True,
+    table: TranspositionTable | None = None,
+    maxn_table: MaxnTable | None = None,
+    use_table: bool = True,
+    equivalence: bool = True,
+    threads: int = DEFAULT_THREADS,
+) -> SolveResult:
+    """Solve ``position`` open-handed.
+
+    ``mode="paranoid"`` (default) finds the guaranteed value of each seat in
+    ``seats``, the card values of the seat to move (whether or not it is in
+    ``seats``), its optimal cards and one optimal line; ``mode="maxn"`` finds
+    the equilibrium of RULES.md, every card's three-seat result and the
+    equilibrium line; ``mode="both"`` does both. ``card_values=False`` /
+    ``line=False`` skip the per-card results and the lines when only values
+    are wanted. ``max_nodes`` and ``time_limit`` (seconds) bound the whole
+    call; when either runs out the result is not exact and carries what was
+    proven instead of a guess. ``table`` / ``maxn_table`` lend transposition
+    tables of your own size (default: shared tables made on first use);
+    ``use_table`` and ``equivalence`` turn those speed-ups off, for tests and
+    measurements; ``threads`` searches each paranoid question on that many
+    threads at once.
+    """
+    if isinstance(position, str):
+        position = Position.parse(position)
+    elif not isinstance(position, Position):
+        raise CoinsError(f"solve() takes a Position or its text, not {type(position).__name__}")
+    seats = _check_seats(seats)
+    if mode not in MODES:
+        raise CoinsError(f'mode "{mode}" is not a mode: use paranoid, maxn or both')
+    if max_nodes is not None and (not isinstance(max_nodes, (int, np.integer)) or max_nodes <= 0):
+        raise CoinsError(f"max_nodes must be a positive whole number, not {max_nodes!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise CoinsError(f"time_limit must be positive seconds, not {time_limit}")
+    if not isinstance(threads, int) or threads < 1:
+        raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
+    start = time.perf_counter()
+    deadline = start + time_limit if time_limit is not None else None
+    result = SolveResult(position, mode)
+
+    if mode in ("paranoid", "both"):
+        options = (0 if use_table else k.NO_TABLE) | (0 if equivalence else k.NO_EQUIVALENCE)
+        search = ParanoidSearch(table or default_table(), max_nodes, deadline, options, threads)
+        answer = solve_paranoid(search, position, seats, card_values, line)
+        result.guaranteed, result.bounds = answer.guaranteed, answer.bounds
+        result.card_values, result.optimal, result.line = (
+            answer.card_values, answer.optimal, answer.line
+        )
+        result.exact = answer.exact
+        result.nodes = search.nodes
+    if mode in ("maxn", "both"):
+        left_nodes = None if max_nodes is None else max_nodes - result.nodes
+        left_time = None if deadline is None else deadline - time.perf_counter()
+        if (left_nodes is not None and left_nodes <= 0) or (left_time is not None and left_time <= 0):
+            result.exact = False
+        else:
+            maxn = solve_maxn(
+                position, left_nodes, left_time, card_values, line,
+                table=maxn_table, use_table=use_table, equivalence=equivalence,
+            )  # fmt: skip
+            result.equilibrium = maxn.equilibrium
+            result.card_results = maxn.card_results
+            result.equilibrium_line = maxn.line
+            result.exact = result.exact and maxn.exact
+            result.nodes += maxn.nodes
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _check_seats(seats) -> tuple[int, ...]:
+    if isinstance(seats, (int, np.integer)):
+        seats = (seats,)
+    seats = tuple(seats)
+    for seat in seats:
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or seat not in range(SEATS):
+            raise CoinsError(f"seat {seat!r} is not a seat: seats are 0, 1, 2")
+    return tuple(sorted({int(s) for s in seats}))
