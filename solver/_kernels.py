@@ -318,14 +318,15 @@ def possible_winners(lead_card, card, third_hand):
 
 
 @njit
-def _order_moves(ply, mover, seat, stack_hands, trick_cards, n_trick, moves, n, hint, history, options):
+def _order_moves(
+    ply, mover, seat, stack_hands, trick_cards, n_trick, moves, n, hint, history, options, scores
+):
     """Sort ``moves[ply, :n]`` best first for the mover.
 
     The last card of a trick is ordered by the trick's outcome for seat p (the
     outcome is then known); the others by the history of cutoffs. A card from
-    the transposition table goes first.
+    the transposition table goes first. ``scores`` is scratch space.
     """
-    scores = np.empty(MAX_MOVES, dtype=np.int64)
     maximizing = mover == seat
     for i in range(n):
         card = moves[ply, i]
@@ -417,6 +418,7 @@ def paranoid_search(
     move_index = np.empty(MAX_PLY, dtype=np.int64)
     tt_slot = np.empty(MAX_PLY, dtype=np.int64)  # -1: not a stored (expanded boundary) node
     tt_key = np.empty((MAX_PLY, 2), dtype=np.int64)
+    scores = np.empty(MAX_MOVES, dtype=np.int64)
 
     for s in range(3):
         hands[0, s] = hands0[s]
@@ -501,7 +503,9 @@ def paranoid_search(
             n = move_representatives(hand, 0 if options & NO_EQUIVALENCE else live, moves[ply])
             if hint >= 0 and hand >> hint & 1 == 0:
                 hint = -1
-            _order_moves(ply, mover, seat, hands, trick_cards, nt, moves, n, hint, history, options)
+            _order_moves(
+                ply, mover, seat, hands, trick_cards, nt, moves, n, hint, history, options, scores
+            )
             n_moves[ply] = n
             move_index[ply] = 0
         else:
