@@ -43,14 +43,21 @@ QUICK_CAP = 10.0
 
 def make_suite() -> str:
     """The suite file's text; ``--make-suite`` wrote it once and it stays committed."""
+    return suite_text("the paranoid solver (benchmarks/solver.py)", "benchmarks.solver",
+                      SUITE_SIZES)
+
+
+def suite_text(solver: str, module: str, sizes: dict[int, int]) -> str:
+    """A suite file for ``solver``: a header saying how ``python -m module --make-suite``
+    made it, then ``Position.random(1000 * K + i, K, 0)``, i < n, for each K: n of ``sizes``."""
     lines = [
-        "# Benchmark suite for the paranoid solver (benchmarks/solver.py): leader 0, no trick.",
-        "# Made by `python -m benchmarks.solver --make-suite`: line i of the K-card block is",
+        f"# Benchmark suite for {solver}: leader 0, no trick.",
+        f"# Made by `python -m {module} --make-suite`: line i of the K-card block is",
         "# Position.random(1000 * K + i, cards=K, leader=0), i = 0 .. n-1, with K: n =",
-        "# " + ", ".join(f"{k}: {n}" for k, n in SUITE_SIZES.items()) + ".",
+        "# " + ", ".join(f"{k}: {n}" for k, n in sizes.items()) + ".",
         "# Keep it fixed: results are compared across commits.",
     ]
-    for cards, count in SUITE_SIZES.items():
+    for cards, count in sizes.items():
         lines += [str(Position.random(1000 * cards + i, cards, 0)) for i in range(count)]
     return "\n".join(lines) + "\n"
 
@@ -147,10 +154,11 @@ def _si(number: float) -> str:
     return f"{number:.0f}"
 
 
-def summary_table(report: dict) -> Table:
+def summary_table(report: dict,
+                  title: str = "Seat 0's guaranteed value, fresh table per position") -> Table:
     """The summary for people, in 80 columns; the JSON and ``--markdown`` have exact figures."""
     table = Table(
-        title="Seat 0's guaranteed value, fresh table per position", box=box.SIMPLE,
+        title=title, box=box.SIMPLE,
         caption="cut: positions stopped by the cap (their figures are lower bounds)",
     )
     for heading in ("cards", "cut", "med s", "p90 s", "max s", "med nodes", "p90 nodes",
@@ -172,9 +180,15 @@ def compile_line(report: dict) -> str:
             f"warm call: {c['warm_call']:.4f} s")
 
 
-def markdown(report: dict) -> str:
-    """The summary as a Markdown table, for README.md's Benchmarks section."""
+def markdown(report: dict, caps: str | None = None) -> str:
+    """The summary as a Markdown table, for README.md's Benchmarks section.
+
+    ``caps`` says what time caps the run had (default: this benchmark's two).
+    """
     m = report["machine"]
+    if caps is None:
+        caps = (f"caps {report['options']['ending_cap']:g} s (endings), "
+                f"{report['options']['time_cap']:g} s (full deals)")
     head = ("cards", "positions", "unfinished", "median s", "p90 s", "max s",
             "median nodes", "p90 nodes", "max nodes", "nodes/s")
     lines = ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
@@ -187,10 +201,24 @@ def markdown(report: dict) -> str:
         "",
         f"{compile_line(report)}. Total nodes: {report['total_nodes']:,}. "
         f"Commit {m['commit']}, {m['date']}, {m['cpus']} CPUs, Python {m['python']}, "
-        f"Numba {m['numba']}; caps {report['options']['ending_cap']:g} s (endings), "
-        f"{report['options']['time_cap']:g} s (full deals).",
+        f"Numba {m['numba']}; {caps}.",
     ]
     return "\n".join(lines)
+
+
+def parse_sizes(parser: argparse.ArgumentParser, text: str | None, suite_sizes,
+                default) -> list[int]:
+    """``--sizes 6,8`` as a list of cards per hand the suite has; ``default`` when not given."""
+    if not text:
+        return list(default)
+    try:
+        sizes = [int(s) for s in text.split(",")]
+    except ValueError:
+        parser.error(f"--sizes {text!r}: give cards per hand like 6,8,10")
+    unknown = [s for s in sizes if s not in suite_sizes]
+    if unknown:
+        parser.error(f"--sizes: the suite has no {unknown} (it has {list(suite_sizes)})")
+    return sizes
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -213,20 +241,53 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--make-suite", action="store_true",
                         help="write the suite file from its seeds and stop (it is committed)")
     args = parser.parse_args(argv)
-    if args.sizes:
-        try:
-            args.sizes = [int(s) for s in args.sizes.split(",")]
-        except ValueError:
-            parser.error(f"--sizes {args.sizes!r}: give cards per hand like 6,8,10")
-        unknown = [s for s in args.sizes if s not in SUITE_SIZES]
-        if unknown:
-            parser.error(f"--sizes: the suite has no {unknown} (it has {list(SUITE_SIZES)})")
-    else:
-        args.sizes = list(QUICK_SIZES if args.quick else SUITE_SIZES)
+    args.sizes = parse_sizes(parser, args.sizes, SUITE_SIZES,
+                             QUICK_SIZES if args.quick else SUITE_SIZES)
     if args.quick:
         args.time_cap = min(args.time_cap, QUICK_CAP)
         args.ending_cap = min(args.ending_cap, QUICK_CAP)
     return args
+
+
+def compile_times(quick: bool) -> dict:
+    """The compile line's figures: cold (skipped when ``quick``), first call, warm call."""
+    cold = None if quick else cold_compile_seconds()
+    first_call = warm_up()
+    return {"cold": cold, "first_call": first_call, "warm_call": warm_up()}
+
+
+def run_all(solve_one, positions: list[Position], description: str, console: Console) -> list:
+    """``solve_one(position)`` for each position, with a progress bar that then goes away."""
+    return [solve_one(p) for p in track(positions, description=description, console=console,
+                                        transient=True)]
+
+
+def make_report(options: dict, compile: dict, sizes: list[int], records: list[dict]) -> dict:
+    """What is saved as JSON: machine, options, compile times, per-size summaries, positions."""
+    return {
+        "machine": machine(),
+        "options": options,
+        "compile": compile,
+        "sizes": {str(cards): summarize([r for r in records if r["cards"] == cards])
+                  for cards in sizes},
+        "total_nodes": sum(r["nodes"] for r in records),
+        "positions": records,
+    }
+
+
+def save_and_show(report: dict, output: Path, console: Console, table: Table,
+                  markdown_text: str | None) -> None:
+    """Save ``report`` to ``output`` and print the table, compile line and total nodes
+    (and the Markdown table when given)."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(report, indent=1) + "\n")
+    console.print(table)
+    console.print(compile_line(report))
+    console.print(f"total nodes: {report['total_nodes']:,} (changes only when the search does, "
+                  "unless a cap was hit)")
+    console.print(f"saved {output}")
+    if markdown_text is not None:
+        print(markdown_text)
 
 
 def main(argv: list[str] | None = None) -> dict | None:
@@ -237,38 +298,19 @@ def main(argv: list[str] | None = None) -> dict | None:
         print(f"wrote {SUITE}")
         return None
     console = Console()
-    cold = None if args.quick else cold_compile_seconds()
-    first_call = warm_up()
-    compile_times = {"cold": cold, "first_call": first_call, "warm_call": warm_up()}
+    compile = compile_times(args.quick)
 
     suite = read_suite()
     records = []
     for cards in args.sizes:
         positions = suite[cards][:QUICK_POSITIONS] if args.quick else suite[cards]
         cap = args.time_cap if cards == FULL_DEAL else args.ending_cap
-        records += [run_position(p, cap)
-                    for p in track(positions, description=f"{cards} cards", console=console,
-                                   transient=True)]
-    report = {
-        "machine": machine(),
-        "options": {"sizes": args.sizes, "quick": args.quick, "time_cap": args.time_cap,
-                    "ending_cap": args.ending_cap},
-        "compile": compile_times,
-        "sizes": {str(cards): summarize([r for r in records if r["cards"] == cards])
-                  for cards in args.sizes},
-        "total_nodes": sum(r["nodes"] for r in records),
-        "positions": records,
-    }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=1) + "\n")
-
-    console.print(summary_table(report))
-    console.print(compile_line(report))
-    console.print(f"total nodes: {report['total_nodes']:,} (changes only when the search does, "
-                  "unless a cap was hit)")
-    console.print(f"saved {args.output}")
-    if args.markdown:
-        print(markdown(report))
+        records += run_all(lambda p: run_position(p, cap), positions, f"{cards} cards", console)
+    options = {"sizes": args.sizes, "quick": args.quick, "time_cap": args.time_cap,
+               "ending_cap": args.ending_cap}
+    report = make_report(options, compile, args.sizes, records)
+    save_and_show(report, args.output, console, summary_table(report),
+                  markdown(report) if args.markdown else None)
     return report
 
 

@@ -1,11 +1,13 @@
-"""The solver benchmark: its committed suite, its statistics and a short run."""
+"""The solver benchmarks (paranoid and max^n): their committed suites, statistics and short runs."""
 
 import json
 
 import pytest
 
+from benchmarks import maxn as maxn_bench
 from benchmarks import solver as bench
 from solver import solve
+from solver.maxn import solve_maxn
 
 
 def test_committed_suite_is_the_one_its_header_describes():
@@ -45,4 +47,43 @@ def test_quick_run_saves_what_it_solved(tmp_path, capsys):
 def test_bad_sizes_are_a_usage_error(sizes):
     with pytest.raises(SystemExit) as exit:
         bench.main(["--sizes", sizes])
+    assert exit.value.code == 2
+
+
+# ----- benchmarks/maxn.py: the equilibrium (max^n) solver ---------------------------------
+
+def test_committed_maxn_suite_is_the_one_its_header_describes():
+    assert maxn_bench.SUITE.read_text() == maxn_bench.make_suite()
+
+
+def test_maxn_suite_sizes_and_shared_positions():
+    suite = bench.read_suite(maxn_bench.SUITE)
+    assert {cards: len(positions) for cards, positions in suite.items()} == maxn_bench.SUITE_SIZES
+    assert all(p.leader == 0 and not p.trick for positions in suite.values() for p in positions)
+    # same seeds as the paranoid suite: its 6- and 8-card blocks start with these
+    paranoid_suite = bench.read_suite()
+    assert all(paranoid_suite[k][:10] == suite[k] for k in (6, 8))
+
+
+def test_maxn_quick_run_saves_what_it_solved(tmp_path, capsys):
+    output = tmp_path / "maxn.json"
+    report = maxn_bench.main(["--sizes", "6", "--quick", "--positions", "2", "--markdown",
+                              "--output", str(output)])
+    assert json.loads(output.read_text()) == json.loads(json.dumps(report))
+    assert list(report["sizes"]) == ["6"] and report["sizes"]["6"]["positions"] == 2
+    assert report["total_nodes"] == sum(r["nodes"] for r in report["positions"])
+    assert [t["cards"] for t in report["targets"]] == [6]
+    for record in report["positions"]:
+        assert record["exact"]
+        expected = solve_maxn(record["position"], line=False)
+        assert record["equilibrium"] == expected.equilibrium
+        assert record["card_results"] == {str(c): v for c, v in expected.card_results.items()}
+    out = capsys.readouterr().out
+    assert "med s" in out and "| 6 | 2 | 0 |" in out and "Targets (warm)" in out
+
+
+@pytest.mark.parametrize("args", [["--sizes", "10"], ["--sizes", "6,x"], ["--positions", "0"]])
+def test_maxn_bad_options_are_a_usage_error(args):
+    with pytest.raises(SystemExit) as exit:
+        maxn_bench.main(args)
     assert exit.value.code == 2
