@@ -41,7 +41,11 @@ def test_python_examples():
 
 
 @pytest.mark.parametrize("command, expected", transcripts())
-def test_cli_examples(command, expected, capsys, monkeypatch):
+def test_cli_examples(command, expected, capsys, monkeypatch, tmp_path):
+    # in a scratch folder shaped like the repository, so that `coins graph --out
+    # docs/...` writes there and leaves the committed picture alone
+    (tmp_path / "docs").mkdir()
+    monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setattr(cli, "is_compiled", lambda: True)  # no compile notice in the transcript
