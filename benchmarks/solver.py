@@ -28,6 +28,7 @@ from rich.progress import track
 from rich.table import Table
 
 from solver import Position, TranspositionTable, solve
+from solver.paranoid import table_megabytes
 from solver.compiled import warm_up
 
 HERE = Path(__file__).resolve().parent
@@ -73,10 +74,11 @@ def read_suite(path: Path = SUITE) -> dict[int, list[Position]]:
 
 
 def run_position(position: Position, cap: float) -> dict:
-    """Solve seat 0's guaranteed value with a fresh table, stopping after ``cap`` seconds."""
+    """Solve seat 0's guaranteed value with a fresh table (of the size ``solve``
+    would take for it), stopping after ``cap`` seconds."""
     result = solve(
         position, seats=(0,), card_values=False, line=False, time_limit=cap,
-        table=TranspositionTable(),
+        table=TranspositionTable(table_megabytes(position.cards_per_hand)),
     )
     return {
         "position": str(position),

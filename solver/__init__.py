@@ -19,7 +19,7 @@ from .match import (
     lowest_card_player,
     random_player,
 )
-from .paranoid import TranspositionTable
+from .table import TranspositionTable
 from .solve import SolveResult, solve
 from .position import Position
 from .record import Record, RecordError, RecordMoveError

@@ -245,23 +245,23 @@ def _tt_depth(data):
 
 
 @njit
-def _tt_matches(tt_keys, slot, data, key_a, key_b):
-    return tt_keys[slot, 0] ^ data == key_a and tt_keys[slot, 1] ^ data == key_b
+def _tt_matches(tt, slot, data, key_a, key_b):
+    return tt[slot, 0] ^ data == key_a and tt[slot, 1] ^ data == key_b
 
 
 @njit
-def _tt_find(tt_keys, tt_data, key_a, key_b, index):
+def _tt_find(tt, key_a, key_b, index):
     for slot in range(index, index + BUCKET):
-        if _tt_matches(tt_keys, slot, tt_data[slot], key_a, key_b):
+        if _tt_matches(tt, slot, tt[slot, 2], key_a, key_b):
             return slot
     return -1
 
 
 @njit
-def _tt_write(tt_keys, tt_data, slot, key_a, key_b, data):
-    tt_data[slot] = data
-    tt_keys[slot, 0] = key_a ^ data
-    tt_keys[slot, 1] = key_b ^ data
+def _tt_write(tt, slot, key_a, key_b, data):
+    tt[slot, 2] = data
+    tt[slot, 0] = key_a ^ data
+    tt[slot, 1] = key_b ^ data
 
 
 @njit
@@ -391,8 +391,7 @@ def paranoid_search(
     leader0,
     trick0,
     n_trick0,
-    tt_keys,
-    tt_data,
+    tt,
     history,
     stats,
     max_nodes,
@@ -428,7 +427,7 @@ def paranoid_search(
     trick_cards[0, 1] = trick0[1]
     needs[0] = need
 
-    table_mask = tt_keys.shape[0] - BUCKET
+    table_mask = tt.shape[0] - BUCKET
     nodes = 0
     ply = 0
     result = FALSE
@@ -475,17 +474,17 @@ def paranoid_search(
             if nt == 0 and not options & NO_TABLE:
                 key_a, key_b = relative_key(h0, h1, live, lead, seat)
                 index = _key_index(key_a, key_b, table_mask)
-                slot = _tt_find(tt_keys, tt_data, key_a, key_b, index)
+                slot = _tt_find(tt, key_a, key_b, index)
                 if slot < 0:
                     # take an empty entry, else the one with the fewest cards left
                     slot = index
                     for candidate in range(index + 1, index + BUCKET):
-                        if _tt_depth(tt_data[candidate]) < _tt_depth(tt_data[slot]):
+                        if _tt_depth(tt[candidate, 2]) < _tt_depth(tt[slot, 2]):
                             slot = candidate
-                    _tt_write(tt_keys, tt_data, slot, key_a, key_b, _tt_pack(0, 12, -1, popcount(live)))
+                    _tt_write(tt, slot, key_a, key_b, _tt_pack(0, 12, -1, popcount(live)))
                 else:
                     stats[STAT_TT_HITS] += 1
-                    data = tt_data[slot]
+                    data = tt[slot, 2]
                     if _tt_low(data) >= target:
                         result = TRUE
                         entering = False
@@ -515,8 +514,8 @@ def paranoid_search(
                 # the entry may have been replaced meanwhile: check the key again
                 key_a = tt_key[ply, 0]
                 key_b = tt_key[ply, 1]
-                data = tt_data[slot]
-                if _tt_matches(tt_keys, slot, data, key_a, key_b):
+                data = tt[slot, 2]
+                if _tt_matches(tt, slot, data, key_a, key_b):
                     stats[STAT_TT_STORES] += 1
                     low = _tt_low(data)
                     high = _tt_high(data)
@@ -525,7 +524,7 @@ def paranoid_search(
                     else:
                         high = min(high, needs[ply] - 1)
                     _tt_write(
-                        tt_keys, tt_data, slot, key_a, key_b,
+                        tt, slot, key_a, key_b,
                         _tt_pack(low, high, _tt_move(data), _tt_depth(data)),
                     )
             if ply == 0:
@@ -543,14 +542,14 @@ def paranoid_search(
                 history[((mover - seat) % 3) * 3 + n_trick[ply], card] += 1 + popcount(hands[ply, mover])
                 slot = tt_slot[ply]
                 if slot >= 0:
-                    data = tt_data[slot]
+                    data = tt[slot, 2]
                     key_a = tt_key[ply, 0]
                     key_b = tt_key[ply, 1]
-                    if _tt_matches(tt_keys, slot, data, key_a, key_b):
+                    if _tt_matches(tt, slot, data, key_a, key_b):
                         live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
                         move = _relative_card(card, live)
                         _tt_write(
-                            tt_keys, tt_data, slot, key_a, key_b,
+                            tt, slot, key_a, key_b,
                             _tt_pack(_tt_low(data), _tt_high(data), move, _tt_depth(data)),
                         )
                 continue

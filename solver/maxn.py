@@ -20,39 +20,19 @@ from . import _kernels as k
 from .cards import SUIT_MASKS, Card, cards_in
 from .errors import CoinsError
 from .position import Position
+from .table import TranspositionTable
 
-DEFAULT_TT_MB = 64
-_ENTRY_BYTES = 3 * 8  # two key words, one data word (vector, kind, card)
 
 
 class _BudgetExhausted(Exception):
     """Raised inside a search when its node or time budget runs out."""
 
 
-class MaxnTable:
-    """A fixed-size numpy array of max^n vectors at trick boundaries.
+class MaxnTable(TranspositionTable):
+    """The max^n table: same slots, a smaller default. A slot's data word holds
+    the exact vector (4 bits a seat), whether it is filled yet and the best card."""
 
-    Each slot is three int64 words: the position's ``relative_key`` (the
-    cards each seat holds, renumbered by rank among the live cards of each
-    suit, and the leader) and a data word (the exact vector, 4 bits a seat;
-    whether it is filled yet; the best card). Entries are facts about a
-    position, not about the root that reached it, so one table serves any
-    number of searches; its memory never grows.
-    """
-
-    def __init__(self, megabytes: float = DEFAULT_TT_MB):
-        if not megabytes > 0:
-            raise CoinsError(f"transposition table size must be positive, not {megabytes} MiB")
-        entries = int(megabytes * 2**20 / _ENTRY_BYTES)
-        size = 1 << max(entries.bit_length() - 1, 4)
-        self.slots = np.zeros((size, 3), dtype=np.int64)
-
-    @property
-    def entries(self) -> int:
-        return self.slots.shape[0]
-
-    def clear(self) -> None:
-        self.slots[:] = 0
+    DEFAULT_MB = 64
 
 
 @dataclass

@@ -21,40 +21,13 @@ from . import _kernels as k
 from .cards import SEATS, Card
 from .errors import CoinsError
 from .position import Position
+from .table import TranspositionTable
 
-DEFAULT_TT_MB = 256
 DEFAULT_THREADS = min(2, os.cpu_count() or 1)
-_ENTRY_BYTES = 3 * 8  # two key words, one data word
 
 
 class BudgetExhausted(Exception):
     """Raised inside a search when its node or time budget runs out."""
-
-
-class TranspositionTable:
-    """Fixed-size numpy arrays of bounds, keyed on the cards each seat holds.
-
-    Entries are exact facts about a position (not about the root that reached
-    it), so one table serves any number of searches, and several search
-    threads at once; its memory never grows.
-    """
-
-    def __init__(self, megabytes: float = DEFAULT_TT_MB):
-        if not megabytes > 0:
-            raise CoinsError(f"transposition table size must be positive, not {megabytes} MiB")
-        entries = int(megabytes * 2**20 / _ENTRY_BYTES)
-        size = 1 << max(entries.bit_length() - 1, 4)
-        # zeros: the OS hands the pages out lazily, and an all-zero entry is empty
-        self.keys = np.zeros((size, 2), dtype=np.int64)
-        self.data = np.zeros(size, dtype=np.int64)
-
-    @property
-    def entries(self) -> int:
-        return self.keys.shape[0]
-
-    def clear(self) -> None:
-        self.keys[:] = 0
-        self.data[:] = 0
 
 
 _pool: ThreadPoolExecutor | None = None
@@ -117,7 +90,7 @@ class ParanoidSearch:
         def run(thread: int) -> int:
             outcome = k.paranoid_search(
                 seat, need, hands, position.leader, trick, len(position.trick),
-                self.table.keys, self.table.data, self.histories[thread], self.stats[thread],
+                self.table.slots, self.histories[thread], self.stats[thread],
                 budget, stop,
                 self.options | (k.PREFER_HIGH if thread % 2 else 0),
             )  # fmt: skip
@@ -156,12 +129,22 @@ class ParanoidSearch:
 _shared_table: TranspositionTable | None = None
 
 
-def default_table() -> TranspositionTable:
-    """The table ``solve`` uses unless lent one: made on first use, then kept."""
+def default_table(position: Position) -> TranspositionTable:
+    """The table ``solve`` uses unless lent one: made on first use, sized for
+    the position (``table_megabytes``), and replaced by a larger one only when
+    a larger position needs it."""
     global _shared_table
-    if _shared_table is None:
-        _shared_table = TranspositionTable()
+    megabytes = table_megabytes(position.cards_per_hand)
+    if _shared_table is None or _shared_table.megabytes < megabytes:
+        _shared_table = TranspositionTable(megabytes)
     return _shared_table
+
+
+def table_megabytes(cards_per_hand: int) -> int:
+    """A table size that suits a search: small endings search few positions,
+    and a table larger than they fill only costs the time to touch its pages
+    (about 4 MiB at 6 cards a hand, 16 at 8, 64 at 10, 256 from 12 on)."""
+    return min(TranspositionTable.DEFAULT_MB, max(4, 2**cards_per_hand // 16))
 
 
 @dataclass

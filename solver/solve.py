@@ -108,7 +108,8 @@ def solve(
     are wanted. ``max_nodes`` and ``time_limit`` (seconds) bound the whole
     call; when either runs out the result is not exact and carries what was
     proven instead of a guess. ``table`` / ``maxn_table`` lend transposition
-    tables of your own size (default: shared tables made on first use);
+    tables of your own size (default: shared tables made on first use, the
+    paranoid one sized for the position);
     ``use_table`` and ``equivalence`` turn those speed-ups off, for tests and
     measurements; ``threads`` searches each paranoid question on that many
     threads at once.
@@ -132,7 +133,9 @@ def solve(
 
     if mode in ("paranoid", "both"):
         options = (0 if use_table else k.NO_TABLE) | (0 if equivalence else k.NO_EQUIVALENCE)
-        search = ParanoidSearch(table or default_table(), max_nodes, deadline, options, threads)
+        search = ParanoidSearch(
+            table or default_table(position), max_nodes, deadline, options, threads
+        )
         answer = solve_paranoid(search, position, seats, card_values, line)
         result.guaranteed, result.bounds = answer.guaranteed, answer.bounds
         result.card_values, result.optimal, result.line = (
