@@ -247,6 +247,11 @@ def render(graph: nx.DiGraph, path: Path, fmt: str) -> None:
     if done.returncode != 0:
         message = done.stderr.decode(errors="replace").strip().splitlines()
         raise CoinsError(f"Graphviz's dot failed: {message[0] if message else done.returncode}")
+    if fmt == "svg":
+        # dot writes each piece of a label as its own text element; without this
+        # viewers drop the spaces at their ends ("0: 2   1: 0" reads "0: 21: 0")
+        svg = path.read_text(encoding="utf-8")
+        path.write_text(svg.replace("<svg ", '<svg xml:space="preserve" ', 1), encoding="utf-8")
 
 
 def flat_graph(graph: nx.DiGraph) -> nx.DiGraph:

@@ -20,6 +20,7 @@ from rich.console import Console
 
 from solver import Position
 from solver.maxn import MaxnTable, solve_maxn
+from solver.threads import DEFAULT_THREADS
 
 from . import solver as paranoid
 
@@ -46,10 +47,10 @@ def make_suite() -> str:
                                SUITE_SIZES)
 
 
-def run_position(position: Position, cap: float) -> dict:
+def run_position(position: Position, cap: float, threads: int = DEFAULT_THREADS) -> dict:
     """The equilibrium and every card's result for the mover, fresh table, ``cap`` seconds."""
     result = solve_maxn(position, time_limit=cap, card_results=True, line=False,
-                        table=MaxnTable(TABLE_MB))
+                        table=MaxnTable(TABLE_MB), threads=threads)
     return {
         "position": str(position),
         "cards": position.cards_per_hand,
@@ -101,6 +102,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="also print the summary as a Markdown table (for README.md)")
     parser.add_argument("--make-suite", action="store_true",
                         help="write the suite file from its seeds and stop (it is committed)")
+    paranoid.add_threads_option(parser)
     args = parser.parse_args(argv)
     args.sizes = paranoid.parse_sizes(parser, args.sizes, SUITE_SIZES,
                                       QUICK_SIZES if args.quick else SUITE_SIZES)
@@ -123,16 +125,16 @@ def main(argv: list[str] | None = None) -> dict | None:
     console = Console()
     compile = paranoid.compile_times(args.quick)
     for position in _WARM_POSITIONS:
-        run_position(position, args.time_cap)
+        run_position(position, args.time_cap, args.threads)
 
     suite = paranoid.read_suite(SUITE)
     records = []
     for cards in args.sizes:
         positions = suite[cards][: args.positions]
-        records += paranoid.run_all(lambda p: run_position(p, args.time_cap), positions,
-                                    f"{cards} cards", console)
+        records += paranoid.run_all(lambda p: run_position(p, args.time_cap, args.threads),
+                                    positions, f"{cards} cards", console)
     options = {"sizes": args.sizes, "quick": args.quick, "positions": args.positions,
-               "time_cap": args.time_cap, "table_mb": TABLE_MB}
+               "time_cap": args.time_cap, "table_mb": TABLE_MB, "threads": args.threads}
     report = paranoid.make_report(options, compile, args.sizes, records)
     report["targets"] = targets(report)
     caps = f"cap {args.time_cap:g} s per position, fresh {TABLE_MB} MiB table per position"

@@ -29,6 +29,7 @@ from rich.table import Table
 
 from solver import Position, TranspositionTable, solve
 from solver.paranoid import table_megabytes
+from solver.threads import DEFAULT_THREADS
 from solver.compiled import warm_up
 
 HERE = Path(__file__).resolve().parent
@@ -73,12 +74,12 @@ def read_suite(path: Path = SUITE) -> dict[int, list[Position]]:
     return suite
 
 
-def run_position(position: Position, cap: float) -> dict:
+def run_position(position: Position, cap: float, threads: int = DEFAULT_THREADS) -> dict:
     """Solve seat 0's guaranteed value with a fresh table (of the size ``solve``
     would take for it), stopping after ``cap`` seconds."""
     result = solve(
         position, seats=(0,), card_values=False, line=False, time_limit=cap,
-        table=TranspositionTable(table_megabytes(position.cards_per_hand)),
+        table=TranspositionTable(table_megabytes(position.cards_per_hand)), threads=threads,
     )
     return {
         "position": str(position),
@@ -242,6 +243,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="also print the summary as a Markdown table (for README.md)")
     parser.add_argument("--make-suite", action="store_true",
                         help="write the suite file from its seeds and stop (it is committed)")
+    add_threads_option(parser)
     args = parser.parse_args(argv)
     args.sizes = parse_sizes(parser, args.sizes, SUITE_SIZES,
                              QUICK_SIZES if args.quick else SUITE_SIZES)
@@ -249,6 +251,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.time_cap = min(args.time_cap, QUICK_CAP)
         args.ending_cap = min(args.ending_cap, QUICK_CAP)
     return args
+
+
+def add_threads_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--threads", type=int, default=DEFAULT_THREADS, metavar="N",
+                        help=f"search threads (default {DEFAULT_THREADS}, as solve); node counts "
+                             "repeat exactly only with 1")
 
 
 def compile_times(quick: bool) -> dict:
@@ -285,8 +293,11 @@ def save_and_show(report: dict, output: Path, console: Console, table: Table,
     output.write_text(json.dumps(report, indent=1) + "\n")
     console.print(table)
     console.print(compile_line(report))
-    console.print(f"total nodes: {report['total_nodes']:,} (changes only when the search does, "
-                  "unless a cap was hit)")
+    threads = report["options"].get("threads", 1)
+    console.print(f"total nodes: {report['total_nodes']:,} "
+                  + ("(changes only when the search does, unless a cap was hit)" if threads == 1
+                     else f"({threads} threads: varies a little from run to run; "
+                          "--threads 1 repeats exactly)"))
     console.print(f"saved {output}")
     if markdown_text is not None:
         print(markdown_text)
@@ -307,9 +318,10 @@ def main(argv: list[str] | None = None) -> dict | None:
     for cards in args.sizes:
         positions = suite[cards][:QUICK_POSITIONS] if args.quick else suite[cards]
         cap = args.time_cap if cards == FULL_DEAL else args.ending_cap
-        records += run_all(lambda p: run_position(p, cap), positions, f"{cards} cards", console)
+        records += run_all(lambda p: run_position(p, cap, args.threads), positions,
+                           f"{cards} cards", console)
     options = {"sizes": args.sizes, "quick": args.quick, "time_cap": args.time_cap,
-               "ending_cap": args.ending_cap}
+               "ending_cap": args.ending_cap, "threads": args.threads}
     report = make_report(options, compile, args.sizes, records)
     save_and_show(report, args.output, console, summary_table(report),
                   markdown(report) if args.markdown else None)

@@ -597,6 +597,7 @@ MAXN_ABORTED = -1
 
 # option bits (tests turn the speed-ups off to check them)
 MAXN_NO_TABLE, MAXN_NO_EQUIVALENCE, MAXN_NO_PRUNING, MAXN_ALL_CARDS = 1, 2, 4, 8
+MAXN_PREFER_HIGH = 16  # a helper thread's order of ties
 
 # table entry kinds (an entry is made when a boundary is entered, filled when finished)
 ENTRY_NONE, ENTRY_EXACT = 0, 1
@@ -680,7 +681,7 @@ def _parent_rejects(ply, seat, lower, hands, leaders, n_trick, trick_cards, move
 
 
 @njit
-def _order_maxn(ply, trick_cards, n_trick, moves, n, hint, history, scores):
+def _order_maxn(ply, trick_cards, n_trick, moves, n, hint, history, scores, prefer_high):
     """Sort ``moves[ply, :n]`` likely best first for the mover (``scores``: scratch)."""
     for i in range(n):
         card = moves[ply, i]
@@ -696,7 +697,8 @@ def _order_maxn(ply, trick_cards, n_trick, moves, n, hint, history, scores):
             score += outcome << 40
         if card == hint:
             score += 1 << 50
-        scores[i] = score - (card % 12)  # cheaper cards first among equals
+        # cheaper cards first among equals (a helper thread tries dearer ones)
+        scores[i] = score + (card % 12) if prefer_high else score - (card % 12)
     for i in range(1, n):  # insertion sort, n <= 16
         card = moves[ply, i]
         score = scores[i]
@@ -710,23 +712,10 @@ def _order_maxn(ply, trick_cards, n_trick, moves, n, hint, history, scores):
 
 
 @njit
-def _entry(kind, v0, v1, v2, relative_card):
-    """A table entry's data word: the vector (4 bits a seat), the kind, the card + 1."""
-    return v0 | (v1 << 4) | (v2 << 8) | (kind << 12) | ((relative_card + 1) << 16)
-
-
-@njit
-def _tt_probe(tt, key_a, key_b, index):
-    for slot in range(index, index + BUCKET):
-        if tt[slot, 0] == key_a and tt[slot, 1] == key_b:
-            return slot
-    return -1
-
-
-@njit
-def _key_cards(key_a, key_b):
-    """Cards left in the position a ``relative_key`` names (its four suit counts)."""
-    return (key_a & 0xF) + ((key_a >> 28) & 0xF) + (key_b & 0xF) + ((key_b >> 28) & 0xF)
+def _entry(kind, v0, v1, v2, relative_card, depth):
+    """A max^n entry's data word: the vector (4 bits a seat), the kind, the
+    card + 1 and the cards left (the same place as ``_tt_depth`` reads)."""
+    return v0 | (v1 << 4) | (v2 << 8) | (kind << 12) | ((relative_card + 1) << 16) | (depth << 24)
 
 
 @njit
@@ -839,22 +828,14 @@ def maxn_search(
                 key_a[ply] = ka
                 key_b[ply] = kb
                 index = _key_index(ka, kb, table_mask)
-                slot = _tt_probe(tt, ka, kb, index)
+                slot = _tt_find(tt, ka, kb, index)
                 if slot < 0:
-                    # replace the entry with the fewest cards left in the bucket
+                    # take an empty entry, else the one with the fewest cards left
                     slot = index
-                    fewest = 99
-                    for candidate in range(index, index + BUCKET):
-                        if tt[candidate, 1] == 0:
+                    for candidate in range(index + 1, index + BUCKET):
+                        if _tt_depth(tt[candidate, 2]) < _tt_depth(tt[slot, 2]):
                             slot = candidate
-                            break
-                        left = _key_cards(tt[candidate, 0], tt[candidate, 1])
-                        if left < fewest:
-                            fewest = left
-                            slot = candidate
-                    tt[slot, 0] = ka
-                    tt[slot, 1] = kb
-                    tt[slot, 2] = 0  # ENTRY_NONE, no card
+                    _tt_write(tt, slot, ka, kb, _entry(ENTRY_NONE, 0, 0, 0, -1, popcount(live)))
                 else:
                     stats[STAT_TT_HITS] += 1
                     data = tt[slot, 2]
@@ -865,8 +846,8 @@ def maxn_search(
                         exact = True
                         entering = False
                         continue
-                    if data >> 16:
-                        hint = _absolute_card((data >> 16) - 1, live)
+                    if (data >> 16) & 0xFF:
+                        hint = _absolute_card(((data >> 16) & 0xFF) - 1, live)
                 tt_slot[ply] = slot
             hand = hands[ply, mover]
             n = move_representatives(
@@ -874,7 +855,10 @@ def maxn_search(
             )
             if hint >= 0 and hand >> hint & 1 == 0:
                 hint = -1
-            _order_maxn(ply, trick_cards, nt, moves, n, hint, history, scores)
+            _order_maxn(
+                ply, trick_cards, nt, moves, n, hint, history, scores,
+                options & MAXN_PREFER_HIGH != 0,
+            )
             n_moves[ply] = n
             move_index[ply] = 0
             best[ply, 0] = -1
@@ -951,10 +935,14 @@ def maxn_search(
                 r2 = best[ply, 2]
                 exact = True
                 slot = tt_slot[ply]
-                if slot >= 0 and _key_matches(tt, slot, key_a, key_b, ply):
+                if slot >= 0 and _tt_matches(tt, slot, tt[slot, 2], key_a[ply], key_b[ply]):
                     stats[STAT_TT_STORES] += 1
-                    tt[slot, 2] = _entry(ENTRY_EXACT, r0, r1, r2,
-                                         _relative_card(best_card[ply], _live(hands, ply)))
+                    live = _live(hands, ply)
+                    _tt_write(
+                        tt, slot, key_a[ply], key_b[ply],
+                        _entry(ENTRY_EXACT, r0, r1, r2, _relative_card(best_card[ply], live),
+                               popcount(live)),
+                    )
                 continue
         # play moves[ply, move_index[ply]] into ply + 1
         lead = leaders[ply]
@@ -977,12 +965,6 @@ def maxn_search(
             n_trick[child] = 0
         ply = child
         entering = True
-
-
-@njit
-def _key_matches(tt, slot, key_a, key_b, ply):
-    """The entry at ``slot`` still belongs to the node at ``ply`` (it may have been replaced)."""
-    return tt[slot, 0] == key_a[ply] and tt[slot, 1] == key_b[ply]
 
 
 @njit

@@ -21,6 +21,7 @@ from .cards import SUIT_MASKS, Card, cards_in
 from .errors import CoinsError
 from .position import Position
 from .table import TranspositionTable
+from .threads import DEFAULT_THREADS, helper_pool
 
 
 
@@ -74,32 +75,47 @@ class MaxnResult:
 
 
 class _MaxnSearch:
-    """Runs compiled max^n searches, counting nodes against one budget."""
+    """Runs compiled max^n searches, counting nodes against one budget.
 
-    def __init__(self, table: MaxnTable, max_nodes, deadline, options):
+    With several threads (lazy SMP, as the paranoid search) each thread
+    searches the same position over the shared table in its own order of
+    ties, and the first to finish stops the others; its root results are
+    the answer (they are exact, whoever finds them).
+    """
+
+    def __init__(self, table: MaxnTable, max_nodes, deadline, options, threads: int = 1):
         self.table = table
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.options = options
-        self.history = np.zeros((3, 48), dtype=np.int64)
-        self.stats = np.zeros(4, dtype=np.int64)
-        self.root_moves = np.zeros(k.MAX_MOVES, dtype=np.int64)
-        self.root_results = np.zeros((k.MAX_MOVES, 4), dtype=np.int64)
-        self.root_best = np.zeros(4, dtype=np.int64)
+        self.threads = threads
+        self.histories = [np.zeros((3, 48), dtype=np.int64) for _ in range(threads)]
+        self.stats = [np.zeros(4, dtype=np.int64) for _ in range(threads)]
+        self.roots = [
+            (
+                np.zeros(k.MAX_MOVES, dtype=np.int64),
+                np.zeros((k.MAX_MOVES, 4), dtype=np.int64),
+                np.zeros(4, dtype=np.int64),
+            )
+            for _ in range(threads)
+        ]
+        self.root_moves, self.root_results, self.root_best = self.roots[0]
 
     @property
     def nodes(self) -> int:
-        return int(self.stats[k.STAT_NODES])
+        return int(sum(stats[k.STAT_NODES] for stats in self.stats))
 
     def run(self, position: Position, all_cards: bool) -> int:
         """Search ``position`` (not over); returns how many root cards were searched."""
         budget = 0
         if self.max_nodes is not None:
-            budget = self.max_nodes - self.nodes
+            budget = (self.max_nodes - self.nodes) // self.threads
             if budget <= 0:
                 raise _BudgetExhausted
+        hands = np.array(position.hands, dtype=np.int64)
         trick = np.full(2, -1, dtype=np.int64)
         trick[: len(position.trick)] = position.trick
+        options = self.options | (k.MAXN_ALL_CARDS if all_cards else 0)
         stop = np.zeros(1, dtype=np.int64)
         timer = None
         if self.deadline is not None:
@@ -109,31 +125,29 @@ class _MaxnSearch:
             timer = threading.Timer(left, stop.fill, (1,))
             timer.daemon = True
             timer.start()
+
+        def search(thread: int) -> int:
+            moves, results, best = self.roots[thread]
+            n = k.maxn_search(
+                hands, position.leader, trick, len(position.trick), self.table.slots,
+                self.histories[thread], self.stats[thread], budget, stop,
+                options | (k.MAXN_PREFER_HIGH if thread % 2 else 0), moves, results, best,
+            )  # fmt: skip
+            if n != k.MAXN_ABORTED:
+                stop[0] = 1
+            return n
+
         try:
-            n = self._search(position, trick, budget, stop, all_cards)
+            helpers = [helper_pool().submit(search, t) for t in range(1, self.threads)]
+            counts = [search(0)] + [helper.result() for helper in helpers]
         finally:
             if timer is not None:
                 timer.cancel()
-        if n == k.MAXN_ABORTED:
-            raise _BudgetExhausted
-        return n
-
-    def _search(self, position: Position, trick, budget: int, stop, all_cards: bool) -> int:
-        return k.maxn_search(
-            np.array(position.hands, dtype=np.int64),
-            position.leader,
-            trick,
-            len(position.trick),
-            self.table.slots,
-            self.history,
-            self.stats,
-            budget,
-            stop,
-            self.options | (k.MAXN_ALL_CARDS if all_cards else 0),
-            self.root_moves,
-            self.root_results,
-            self.root_best,
-        )
+        for thread, n in enumerate(counts):
+            if n != k.MAXN_ABORTED:
+                self.root_moves, self.root_results, self.root_best = self.roots[thread]
+                return n
+        raise _BudgetExhausted
 
     def best_card(self, position: Position) -> Card:
         """The card the mover plays in the equilibrium (after ``run``)."""
@@ -161,6 +175,7 @@ def solve_maxn(
     use_table: bool = True,
     equivalence: bool = True,
     pruning: bool = True,
+    threads: int = DEFAULT_THREADS,
 ) -> MaxnResult:
     """Solve ``position`` open-handed for the equilibrium (max^n) values of RULES.md.
 
@@ -171,7 +186,8 @@ def solve_maxn(
     result is not exact and holds only what was finished. ``table`` lends a
     transposition table of your own size (default: one shared 64 MiB table);
     ``use_table``, ``equivalence`` and ``pruning`` turn those speed-ups off,
-    for tests and measurements.
+    for tests and measurements; ``threads`` runs each search on that many
+    threads at once.
     """
     if isinstance(position, str):
         position = Position.parse(position)
@@ -190,7 +206,9 @@ def solve_maxn(
         | (0 if equivalence else k.MAXN_NO_EQUIVALENCE)
         | (0 if pruning else k.MAXN_NO_PRUNING)
     )
-    search = _MaxnSearch(table or _default_table(), max_nodes, deadline, options)
+    if not isinstance(threads, int) or threads < 1:
+        raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
+    search = _MaxnSearch(table or _default_table(), max_nodes, deadline, options, threads)
     result = MaxnResult(position)
     if position.is_terminal:
         result.equilibrium = [0, 0, 0]

@@ -9,10 +9,8 @@ public ``solve`` (``solve.py``) validates its input and calls it.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,22 +20,12 @@ from .cards import SEATS, Card
 from .errors import CoinsError
 from .position import Position
 from .table import TranspositionTable
+from .threads import helper_pool
 
-DEFAULT_THREADS = min(2, os.cpu_count() or 1)
 
 
 class BudgetExhausted(Exception):
     """Raised inside a search when its node or time budget runs out."""
-
-
-_pool: ThreadPoolExecutor | None = None
-
-
-def _helper_pool() -> ThreadPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(thread_name_prefix="coins-search")
-    return _pool
 
 
 class ParanoidSearch:
@@ -98,7 +86,7 @@ class ParanoidSearch:
                 stop[0] = 1
             return outcome
 
-        helpers = [_helper_pool().submit(run, t) for t in range(1, self.threads)]
+        helpers = [helper_pool().submit(run, t) for t in range(1, self.threads)]
         outcomes = [run(0)] + [helper.result() for helper in helpers]
         if timer is not None:
             timer.cancel()

@@ -15,14 +15,10 @@ from . import _kernels as k
 from .cards import SEATS, Card
 from .errors import CoinsError
 from .maxn import MaxnTable, solve_maxn
-from .paranoid import (
-    DEFAULT_THREADS,
-    ParanoidSearch,
-    TranspositionTable,
-    default_table,
-    solve_paranoid,
-)
+from .paranoid import ParanoidSearch, default_table, solve_paranoid
 from .position import Position
+from .table import TranspositionTable
+from .threads import DEFAULT_THREADS
 
 MODES = ("paranoid", "maxn", "both")
 
@@ -111,8 +107,7 @@ def solve(
     tables of your own size (default: shared tables made on first use, the
     paranoid one sized for the position);
     ``use_table`` and ``equivalence`` turn those speed-ups off, for tests and
-    measurements; ``threads`` searches each paranoid question on that many
-    threads at once.
+    measurements; ``threads`` runs each search on that many threads at once.
     """
     if isinstance(position, str):
         position = Position.parse(position)
@@ -151,7 +146,7 @@ def solve(
         else:
             maxn = solve_maxn(
                 position, left_nodes, left_time, card_values, line,
-                table=maxn_table, use_table=use_table, equivalence=equivalence,
+                table=maxn_table, use_table=use_table, equivalence=equivalence, threads=threads,
             )  # fmt: skip
             result.equilibrium = maxn.equilibrium
             result.card_results = maxn.card_results

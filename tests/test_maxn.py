@@ -99,8 +99,11 @@ def test_matches_naive_on_random_positions(block):
         dict(equivalence=False),
         dict(pruning=False, use_table=False, equivalence=False),
         dict(table=MaxnTable(0.0005)),  # 16 entries: constant replacement
+        dict(threads=1),
+        dict(threads=3, table=MaxnTable(0.0005)),  # threads racing on a tiny shared table
     ],
-    ids=["no-pruning", "no-table", "no-equivalence", "plain", "tiny-table"],
+    ids=["no-pruning", "no-table", "no-equivalence", "plain", "tiny-table", "one-thread",
+         "three-threads"],
 )
 def test_speedups_change_nothing(options):
     rng = random.Random(7100)
