@@ -1,7 +1,7 @@
 """Shared test set-up: where the public vectors live, and the ``slow`` marker.
 
-Tests marked ``@pytest.mark.slow`` are skipped unless pytest is given
-``--runslow``. The public vectors sit in ``shared/vectors`` beside the
+Tests marked ``@pytest.mark.slow`` run with the rest (CI runs everything);
+``pytest -m "not slow"`` leaves them out for a quick local run. The public vectors sit in ``shared/vectors`` beside the
 repository root (in CI as in development).
 """
 
@@ -31,23 +31,10 @@ except ImportError:  # pragma: no cover - hypothesis is a test dependency
     pass
 
 
-def pytest_addoption(parser):
-    parser.addoption(
-        "--runslow", action="store_true", default=False, help="also run tests marked slow"
-    )
-
-
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: a long test, run only with --runslow")
-
-
-def pytest_collection_modifyitems(config, items):
-    if config.getoption("--runslow"):
-        return
-    skip = pytest.mark.skip(reason="slow: run with --runslow")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+    config.addinivalue_line(
+        "markers", 'slow: a long test (CI runs it; -m "not slow" leaves it out locally)'
+    )
 
 
 def vector_path(name: str) -> Path:
