@@ -98,9 +98,10 @@ class ParanoidSearch:
     def value(self, position: Position, seat: int, bounds: list[int], first_test: int = 2) -> int:
         """Narrow ``bounds`` ([low, high], updated in place) to the exact value.
 
-        Tests step up or down from ``first_test`` points: most guaranteed
-        values are 0-2, and on the benchmark suite starting at 2 searched
-        fewer nodes than stepping up from 1.
+        Tests step up or down from ``first_test`` points. Most guaranteed
+        values are 0-2; starting at 2 searched fewer nodes in all than
+        stepping up from 1 on 9- and 10-card sets (at 12 cards it saves on
+        positions worth 1 or more and costs on those worth 0).
         """
         need = first_test
         while bounds[0] < bounds[1]:
