@@ -13,6 +13,8 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   as edges (equivalent cards merged), values and optimal flags;
   ``write_graph(graph, path)`` saves GraphML, DOT, node-link JSON or, through
   Graphviz, SVG/PNG/PDF.
+- ``hint(view)``: ranked cards for the seat to move from what it sees, by
+  determinised Monte Carlo search (sampled deals, open-hand values).
 """
 
 from ._common import runs as equivalent_cards
@@ -24,6 +26,7 @@ from .graph import (
     to_dot,
     write_graph,
 )
+from .hint import Hint, HintEntry, hint
 from .report import MAIN_LINE, Analysis, CardReport, Decision, analyze
 from .reviews import MoveReview, Review, SeatSummary, review
 
@@ -35,12 +38,15 @@ __all__ = [
     "Decision",
     "GraphTooLarge",
     "GraphvizMissing",
+    "Hint",
+    "HintEntry",
     "MoveReview",
     "Review",
     "SeatSummary",
     "analyze",
     "decision_graph",
     "equivalent_cards",
+    "hint",
     "review",
     "to_dot",
     "write_graph",
