@@ -17,7 +17,7 @@ from rich.console import Console
 from solver import CoinsError, Position, solve
 from solver.compiled import COMPILE_SECONDS, is_compiled
 
-from . import analysis_commands, render
+from . import analysis_commands, batch_commands, render
 
 
 class _Parser(argparse.ArgumentParser):
@@ -106,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--leader", type=int, default=0, metavar="L", help="the seat to lead, 0-2 (default 0)"
     )
     analysis_commands.register(add)
+    batch_commands.register(add)
     return parser
 
 
