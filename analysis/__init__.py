@@ -15,6 +15,8 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   Graphviz, SVG/PNG/PDF.
 - ``hint(view)``: ranked cards for the seat to move from what it sees, by
   determinised Monte Carlo search (sampled deals, open-hand values).
+- ``analysis.bots``: ``random_bot``, ``greedy_bot`` and ``PimcBot``, players
+  for ``solver.match`` that use only what their seat sees.
 """
 
 from ._common import runs as equivalent_cards

@@ -1,0 +1,108 @@
+"""Computer players that see only their own hand: ``random``, ``greedy``, ``pimc``.
+
+Every bot is a player of ``solver.match``: ``choose(position, seat, rng) ->
+Card``. ``Hand`` and ``Match`` show players the whole position, but these bots
+use only what ``seat`` sees there: its own hand, the trick on the table, the
+cards gone and the Coins taken (for ``pimc``, the other two hands only as
+their union: the unseen cards, dealt again at random in every sample). So the
+same bot, given the same rng state, chooses the same card whatever the other
+hands hold; the tests check it.
+
+- ``random_bot``: any card it holds, uniformly.
+- ``greedy_bot``: the heuristic of ``analysis.playout.greedy_card``: last to
+  play, take the most Coins it can win and never give away its own Coins when
+  it can avoid it; second after a Coin lead, win for sure with the lowest
+  higher Coin; otherwise shed its lowest non-Coin.
+- ``PimcBot(samples, time_limit, ...)``: the best card of ``hint`` (perfect
+  information Monte Carlo: determinised deals, open-hand values).
+
+``choose_from_view(bot, view, rng)`` runs any of them on a view (a record with
+hidden hands): it fills the hidden hands with one sampled deal (the bots look
+only at what the view shows) and asks the bot for the seat to move.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from solver import CoinsError, Position, Record
+from solver.cards import Card
+from solver.sampling import sample_deal
+
+from .hint import DEFAULT_ROLLOUTS, hint
+from .playout import greedy_card
+
+PIMC_SAMPLES = 10
+PIMC_TIME_LIMIT = 0.25
+
+
+def random_bot(position: Position, seat: int, rng: random.Random) -> Card:
+    """Any card the seat holds, uniformly at random from ``rng``."""
+    return rng.choice(position.hand(seat))
+
+
+def greedy_bot(position: Position, seat: int, rng: random.Random) -> Card:
+    """The greedy heuristic (deterministic; ``rng`` is not used)."""
+    return Card(greedy_card(position.hands[seat], position.trick))
+
+
+@dataclass(frozen=True)
+class PimcBot:
+    """Plays the best card of ``hint`` with this budget per decision.
+
+    ``time_limit=0`` drops the time limit, so a game depends only on the seeds
+    (useful for tests and duplicate matches); with a time limit the number of
+    samples may vary with the machine's load.
+    """
+
+    samples: int = PIMC_SAMPLES
+    time_limit: float = PIMC_TIME_LIMIT
+    mode: str = "maxn"
+    rollouts: int = DEFAULT_ROLLOUTS
+    exact_cards: int | None = None
+
+    def choose(self, position: Position, seat: int, rng: random.Random) -> Card:
+        if position.to_move != seat:
+            raise CoinsError(f"seat {seat} is not to move: seat {position.to_move} is")
+        cards = position.legal_cards()
+        if len(cards) == 1:
+            return cards[0]
+        result = hint(
+            position, self.samples, self.time_limit, mode=self.mode, rng=rng,
+            rollouts=self.rollouts, exact_cards=self.exact_cards,
+        )  # fmt: skip
+        return result[0].card
+
+    def __call__(self, position: Position, seat: int, rng: random.Random) -> Card:
+        return self.choose(position, seat, rng)
+
+
+BOTS = ("random", "greedy", "pimc")
+
+
+def make_bot(name: str, **options):
+    """The bot called ``name`` (``random``, ``greedy`` or ``pimc``); ``options``
+    go to ``PimcBot`` (``samples``, ``time_limit``, ``mode``, ...)."""
+    if name == "random":
+        return random_bot
+    if name == "greedy":
+        return greedy_bot
+    if name == "pimc":
+        return PimcBot(**options)
+    raise CoinsError(f'bot "{name}" is not a bot: choose from {", ".join(BOTS)}')
+
+
+def choose_from_view(bot, view: Record | str, rng: random.Random) -> Card:
+    """The card ``bot`` plays for the seat to move in ``view`` (a record with
+    hidden hands, or its text)."""
+    if isinstance(view, str):
+        view = Record.parse(view)
+    seat = view.to_move
+    if view.hands[seat] is None:
+        raise CoinsError(f"the view hides the hand of seat {seat}, the seat to move")
+    position = sample_deal(view, rng=rng).position
+    if position.is_terminal:
+        raise CoinsError("the hand is over: there is no card to play")
+    choose = getattr(bot, "choose", bot)
+    return Card(choose(position, seat, rng))
