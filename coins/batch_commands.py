@@ -21,7 +21,20 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from analysis.batch import BatchError, BatchOptions, BatchSummary, read_input, random_lines, run_batch
+from rich import box
+from rich.table import Table
+
+from analysis.batch import (
+    BatchError,
+    BatchOptions,
+    BatchSummary,
+    load_output,
+    random_lines,
+    read_input,
+    run_batch,
+)
+from analysis.study import RELATIVE_SEATS, STUDY_OPTIONS, StudySpec, StudyStats, aggregate, study_lines
+from solver.cards import RANK_LETTERS, SUIT_LETTERS, Card, parse_cards
 
 
 def batch_command(args: argparse.Namespace) -> None:
@@ -49,6 +62,13 @@ def batch_command(args: argparse.Namespace) -> None:
         items = read_input(args.input)
     options = BatchOptions(args.mode, args.max_nodes, args.time_limit, args.card_values,
                            args.lines)  # fmt: skip
+    summary = _run_with_progress(items, args, options)
+    print(summary_text(summary, args.out))
+    if summary.interrupted:
+        raise KeyboardInterrupt
+
+
+def _run_with_progress(items, args, options) -> BatchSummary:
     console = Console(stderr=True)
     columns = (
         TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
@@ -63,12 +83,113 @@ def batch_command(args: argparse.Namespace) -> None:
             rate = f"{done / elapsed:,.1f} lines/s" if done and elapsed else ""
             progress.update(task, completed=done, total=todo, rate=rate)
 
-        summary = run_batch(
+        return run_batch(
             items, args.out, options, args.workers, args.scheduler, args.chunk, on_progress
         )
+
+
+def study_command(args: argparse.Namespace) -> None:
+    """Study random endings: solve N of them in both modes and show their statistics.
+
+    The endings have K cards a hand (--cards), reproducible by --seed, under
+    constraints: the seat to lead (--leader; default a random seat each), the
+    Coins left in the hands (--coins-left), cards a seat must or must not hold
+    (--hold 0:AO,KO, --not-hold 1:AO; repeatable), cards already on the table
+    (--trick 1 or 2). They are solved as by coins batch into --out (resumable
+    the same way), then aggregated: each seat's guaranteed and equilibrium
+    points by its place from the leader, the value of leading, how often the
+    mover's best first card is a Coin, and each card's worth (the equilibrium
+    points of the seat holding it). --json and --csv export the statistics.
+    """
+    spec = StudySpec(
+        args.count, args.cards, args.seed, args.leader, args.coins_left,
+        _seat_masks(args.hold, "--hold"), _seat_masks(args.not_hold, "--not-hold"), args.trick,
+    )  # fmt: skip
+    items = study_lines(spec)
+    summary = _run_with_progress(items, args, STUDY_OPTIONS)
     print(summary_text(summary, args.out))
     if summary.interrupted:
         raise KeyboardInterrupt
+    done, _ = load_output(args.out, repair=False)
+    numbers = {number for number, _ in items}
+    stats = aggregate(r for n, r in sorted(done.items()) if n in numbers)
+    Console().print(study_report(stats))
+    if args.json:
+        import json
+
+        with open(args.json, "w", encoding="utf-8") as file:
+            json.dump(stats.to_json(), file, indent=1)
+    if args.csv:
+        with open(f"{args.csv}-seats.csv", "w", encoding="utf-8") as file:
+            file.write(stats.by_seat_csv())
+        with open(f"{args.csv}-cards.csv", "w", encoding="utf-8") as file:
+            file.write(stats.card_worth_csv())
+
+
+def _seat_masks(specs: list[str] | None, option: str) -> tuple[int, int, int]:
+    """``["0:AO,KO", "1:2C"]`` -> a card mask per seat."""
+    masks = [0, 0, 0]
+    for text in specs or ():
+        seat, colon, cards = text.partition(":")
+        if not colon or seat not in ("0", "1", "2"):
+            raise BatchError(f"{option} takes SEAT:CARDS (0:AO,KO), not {text!r}")
+        for card in parse_cards(cards, ","):
+            masks[int(seat)] |= 1 << int(card)
+    return tuple(masks)
+
+
+def study_report(stats: StudyStats) -> Table:
+    """The statistics as tables: seats, lead and first card, then the cards' worth."""
+    from rich.console import Group
+    from rich.text import Text
+
+    seats = Table(box=box.SIMPLE_HEAD, title="Points from the position on, by seat from the leader")
+    for heading in ("seat", "guaranteed mean", "guaranteed points: count",
+                    "equilibrium mean", "equilibrium points: count"):  # fmt: skip
+        seats.add_column(heading, justify="left" if "count" in heading else "right")
+    for name in RELATIVE_SEATS:
+        row = stats.by_seat.get(name)
+        if row is None:
+            continue
+        cells = [name]
+        for mode in ("guaranteed", "equilibrium"):
+            cells.append(_number(row[mode]["mean"]))
+            cells.append("  ".join(f"{p}:{n}" for p, n in row[mode]["histogram"].items()))
+        seats.add_row(*cells)
+    lead = stats.lead
+    first = stats.coin_first
+    facts = Text.assemble(
+        f"{stats.positions} positions solved exactly ({stats.errors} errors, "
+        f"{stats.not_exact} not exact).\n",
+        "Value of leading (leader's points minus the others' mean, no trick on the table): "
+        f"guaranteed {_number(lead['guaranteed']['mean_advantage'])}, "
+        f"equilibrium {_number(lead['equilibrium']['mean_advantage'])} "
+        f"({lead['equilibrium']['positions']} positions).\n",
+        "The mover's first card is a Coin: equilibrium card "
+        f"{_share(first['equilibrium_card_is_a_coin'])}, some paranoid-optimal card "
+        f"{_share(first['some_optimal_card_is_a_coin'])}.",
+    )  # fmt: skip
+    cards = Table(box=box.SIMPLE_HEAD, title="Card worth: mean equilibrium points of its holder")
+    cards.add_column("suit")
+    for rank in reversed(RANK_LETTERS):
+        cards.add_column(rank, justify="right")
+    for suit, letter in enumerate(SUIT_LETTERS):
+        row = [letter]
+        for rank in reversed(range(len(RANK_LETTERS))):
+            worth = stats.card_worth.get(str(Card(suit * len(RANK_LETTERS) + rank)), {})
+            row.append(_number(worth.get("mean_equilibrium"), 2))
+        cards.add_row(*row)
+    return Group(seats, facts, cards)
+
+
+def _number(value, places: int = 3) -> str:
+    return "-" if value is None else f"{value:.{places}f}"
+
+
+def _share(share: dict) -> str:
+    if not share["of"]:
+        return "-"
+    return f"{share['count']}/{share['of']} ({100 * share['share']:.1f}%)"
 
 
 def summary_text(summary: BatchSummary, out) -> str:
@@ -125,3 +246,32 @@ def register(add) -> None:
     parser.add_argument("--leader", type=int, default=0, choices=(0, 1, 2),
                         help="with --random: the seat to lead (default 0)")  # fmt: skip
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    study = add("study", study_command)
+    study.add_argument("--count", type=int, default=1000, metavar="N",
+                       help="positions to study (default 1000)")  # fmt: skip
+    study.add_argument("--cards", type=int, default=6, metavar="K",
+                       help="cards per hand (default 6)")  # fmt: skip
+    study.add_argument("--seed", type=int, default=0, metavar="S",
+                       help="the seed (default 0; the same seed, the same positions)")  # fmt: skip
+    study.add_argument("--leader", type=int, choices=(0, 1, 2),
+                       help="the seat to lead (default: a random seat each)")  # fmt: skip
+    study.add_argument("--coins-left", type=int, metavar="C",
+                       help="exactly C Coins cards in the hands")  # fmt: skip
+    study.add_argument("--hold", action="append", metavar="SEAT:CARDS",
+                       help="cards a seat must hold (0:AO,KO); repeatable")  # fmt: skip
+    study.add_argument("--not-hold", action="append", metavar="SEAT:CARDS",
+                       help="cards a seat must not hold; repeatable")  # fmt: skip
+    study.add_argument("--trick", type=int, default=0, choices=(0, 1, 2),
+                       help="cards already on the table (default 0)")  # fmt: skip
+    study.add_argument("--out", required=True, metavar="RESULTS.jsonl",
+                       help="the batch results to append to (and resume from)")  # fmt: skip
+    study.add_argument("--workers", type=int, metavar="N",
+                       help="worker processes (default: all cores; 1: in this process)")  # fmt: skip
+    study.add_argument("--scheduler", metavar="ADDRESS",
+                       help="run on the Dask cluster at ADDRESS")  # fmt: skip
+    study.add_argument("--chunk", type=int, metavar="LINES", help="lines per task")
+    study.add_argument("--json", metavar="FILE", help="write the statistics as JSON")
+    study.add_argument("--csv", metavar="PREFIX",
+                       help="write PREFIX-seats.csv and PREFIX-cards.csv")  # fmt: skip
+    study.add_argument("--quiet", action="store_true", help="no progress bar")
