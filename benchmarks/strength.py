@@ -1,0 +1,115 @@
+"""Strength and speed of the hidden-hand bots: duplicate hands and hint timings.
+
+``python -m benchmarks.strength`` plays ``--deals`` duplicate deals (each once
+per rotation of the bots round the table, ``analysis.arena.duplicate``) for
+two line-ups, ``pimc greedy random`` and ``pimc greedy greedy``, and times
+``hint`` with its default budget on views at several hand sizes (the mover's
+view of hands played by the greedy bot, cut at the start of a trick or a card
+or two into it). It prints the results and saves them to
+``results/strength.json``.
+
+Targets of issue 3 (this 2-core machine): a default hint under 1 s at any
+point of a hand; ``pimc`` ahead of ``greedy`` by at least 1.0 point per hand
+and of ``random`` by at least 3, with 95% intervals narrower than +-0.3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import subprocess
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from analysis.arena import duplicate
+from analysis.bots import PIMC_SAMPLES, PIMC_TIME_LIMIT, greedy_bot
+from analysis.hint import hint
+from solver import Record
+from solver.match import Hand
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "strength.json"
+LINEUPS = (("pimc", "greedy", "random"), ("pimc", "greedy", "greedy"))
+HINT_SIZES = (16, 13, 10, 8, 7, 6, 4, 2)
+HINT_VIEWS = 10
+
+
+def hint_views(cards: int, n: int) -> list[Record]:
+    """``n`` views of the mover with ``cards`` cards a hand (greedy play, fixed seeds)."""
+    views = []
+    for seed in range(n):
+        full = Hand([greedy_bot] * 3, seed=seed).play().record
+        cut = 3 * (16 - cards) + seed % 3
+        record = Record(full.hands, full.leader, full.trick, full.taken, full.moves[:cut])
+        views.append(record.view(record.to_move))
+    return views
+
+
+def time_hints(sizes=HINT_SIZES, n: int = HINT_VIEWS, mode: str = "maxn") -> dict:
+    hint("J9.J4..52 .K75.6.N8 A753.8.5. 0 - |", seed=0)  # compile / warm up
+    out = {}
+    for cards in sizes:
+        seconds, samples = [], []
+        for seed, view in enumerate(hint_views(cards, n)):
+            start = time.perf_counter()
+            result = hint(view, seed=seed, mode=mode)
+            seconds.append(time.perf_counter() - start)
+            samples.append(result.samples)
+        out[str(cards)] = {
+            "views": n,
+            "median_s": round(statistics.median(seconds), 4),
+            "max_s": round(max(seconds), 4),
+            "min_samples": min(samples),
+        }
+    return out
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.strength", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=50, help="duplicate deals per line-up")
+    parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--pimc-samples", type=int, default=PIMC_SAMPLES)
+    parser.add_argument("--pimc-time-limit", type=float, default=PIMC_TIME_LIMIT)
+    parser.add_argument("--hint-views", type=int, default=HINT_VIEWS)
+    parser.add_argument("--hint-sizes", type=int, nargs="*", default=list(HINT_SIZES))
+    parser.add_argument("--output", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    options = {"samples": args.pimc_samples, "time_limit": args.pimc_time_limit}
+    report = {
+        "when": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "commit": _commit(),
+        "python": platform.python_version(),
+        "pimc": options,
+        "hint_seconds": time_hints(args.hint_sizes, args.hint_views),
+        "matches": [],
+    }
+    for cards, row in report["hint_seconds"].items():
+        print(f"hint, {cards:>2} cards: median {row['median_s']:.3f} s, max {row['max_s']:.3f} s, "
+              f"at least {row['min_samples']} samples", flush=True)  # fmt: skip
+    for lineup in LINEUPS:
+        result = duplicate(list(lineup), args.deals, args.seed, options=options)
+        report["matches"].append(result.to_json())
+        scores = ", ".join(
+            f"{s.name} {s.mean:.2f} +-{s.half_width:.2f}" for s in result.scores
+        )
+        print(f"{' '.join(lineup)}: {scores} ({result.hands} hands, {result.seconds:.0f} s)",
+              flush=True)  # fmt: skip
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(report, indent=1) + "\n")
+    return report
+
+
+def _commit() -> str | None:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, cwd=HERE, check=True).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,18 @@
+"""benchmarks/strength.py: a tiny run saves what it measured."""
+
+import json
+
+from benchmarks import strength
+
+
+def test_quick_strength_run(tmp_path):
+    output = tmp_path / "strength.json"
+    report = strength.main(["--deals", "1", "--pimc-samples", "2", "--pimc-time-limit", "0.02",
+                            "--hint-views", "1", "--hint-sizes", "6", "16",
+                            "--output", str(output)])
+    assert json.loads(output.read_text()) == json.loads(json.dumps(report))
+    assert set(report["hint_seconds"]) == {"6", "16"}
+    assert [m["bots"] for m in report["matches"]] == [list(l) for l in strength.LINEUPS]
+    for match in report["matches"]:
+        assert match["hands"] == 3
+        assert abs(sum(s["mean"] for s in match["scores"]) - 12) < 1e-6
