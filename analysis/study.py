@@ -226,3 +226,54 @@ def aggregate(records: Iterable[dict]) -> StudyStats:
 
 def _share(hits: int, total: int) -> dict:
     return {"count": hits, "of": total, "share": round(hits / total, 4) if total else None}
+
+
+# ----- plots ------------------------------------------------------------------------
+
+
+def plot_study(stats: StudyStats, prefix: str) -> list[str]:
+    """Write ``PREFIX-histograms.png`` (each seat's points, by place from the leader, in both
+    modes) and ``PREFIX-seats.png`` (box plots of the same); return the paths. Needs
+    matplotlib (``pip install ".[plots]"``)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise BatchError('plots need matplotlib: pip install ".[plots]"') from None
+    modes = ("guaranteed", "equilibrium")
+    samples = {
+        (name, mode): [int(p) for p, n in stats.by_seat[name][mode]["histogram"].items()
+                       for _ in range(n)]
+        for name in RELATIVE_SEATS if name in stats.by_seat for mode in modes
+    }  # fmt: skip
+    top = max((max(v) for v in samples.values() if v), default=0)
+    paths = []
+    figure, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    for axis, mode in zip(axes, modes):
+        bins = [b - 0.5 for b in range(top + 2)]
+        data = [samples.get((name, mode), []) for name in RELATIVE_SEATS]
+        axis.hist(data, bins=bins, label=list(RELATIVE_SEATS))
+        axis.set_title(f"{mode} points")
+        axis.set_xlabel("Coins won from the position on")
+        axis.set_xticks(range(top + 1))
+    axes[0].set_ylabel("positions")
+    axes[0].legend(title="seat")
+    figure.suptitle(f"{stats.positions} positions")
+    figure.tight_layout()
+    paths.append(f"{prefix}-histograms.png")
+    figure.savefig(paths[-1], dpi=100)
+    plt.close(figure)
+    figure, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    for axis, mode in zip(axes, modes):
+        axis.boxplot([samples.get((name, mode), []) for name in RELATIVE_SEATS],
+                     showmeans=True)  # fmt: skip
+        axis.set_xticks(range(1, len(RELATIVE_SEATS) + 1), list(RELATIVE_SEATS))
+        axis.set_title(f"{mode} points by seat (triangle: mean)")
+    axes[0].set_ylabel("Coins won from the position on")
+    figure.tight_layout()
+    paths.append(f"{prefix}-seats.png")
+    figure.savefig(paths[-1], dpi=100)
+    plt.close(figure)
+    return paths

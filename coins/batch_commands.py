@@ -33,7 +33,15 @@ from analysis.batch import (
     read_input,
     run_batch,
 )
-from analysis.study import RELATIVE_SEATS, STUDY_OPTIONS, StudySpec, StudyStats, aggregate, study_lines
+from analysis.study import (
+    RELATIVE_SEATS,
+    STUDY_OPTIONS,
+    StudySpec,
+    StudyStats,
+    aggregate,
+    plot_study,
+    study_lines,
+)
 from solver.cards import RANK_LETTERS, SUIT_LETTERS, Card, parse_cards
 
 
@@ -99,7 +107,8 @@ def study_command(args: argparse.Namespace) -> None:
     the same way), then aggregated: each seat's guaranteed and equilibrium
     points by its place from the leader, the value of leading, how often the
     mover's best first card is a Coin, and each card's worth (the equilibrium
-    points of the seat holding it). --json and --csv export the statistics.
+    points of the seat holding it). --json and --csv export the statistics,
+    --plot draws them (histograms and box plots per seat; needs matplotlib).
     """
     spec = StudySpec(
         args.count, args.cards, args.seed, args.leader, args.coins_left,
@@ -124,6 +133,9 @@ def study_command(args: argparse.Namespace) -> None:
             file.write(stats.by_seat_csv())
         with open(f"{args.csv}-cards.csv", "w", encoding="utf-8") as file:
             file.write(stats.card_worth_csv())
+    if args.plot:
+        for path in plot_study(stats, args.plot):
+            print(f"wrote {path}")
 
 
 def _seat_masks(specs: list[str] | None, option: str) -> tuple[int, int, int]:
@@ -143,19 +155,20 @@ def study_report(stats: StudyStats) -> Table:
     from rich.console import Group
     from rich.text import Text
 
-    seats = Table(box=box.SIMPLE_HEAD, title="Points from the position on, by seat from the leader")
-    for heading in ("seat", "guaranteed mean", "guaranteed points: count",
-                    "equilibrium mean", "equilibrium points: count"):  # fmt: skip
-        seats.add_column(heading, justify="left" if "count" in heading else "right")
+    top = max((int(p) for row in stats.by_seat.values() for mode in row.values()
+               for p in mode["histogram"]), default=0)  # fmt: skip
+    seats = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                  title="Positions by Coins won from there on")  # fmt: skip
+    for heading in ("seat", "mode", "mean", *(str(p) for p in range(top + 1))):
+        seats.add_column(heading, justify="left" if heading in ("seat", "mode") else "right")
     for name in RELATIVE_SEATS:
         row = stats.by_seat.get(name)
         if row is None:
             continue
-        cells = [name]
         for mode in ("guaranteed", "equilibrium"):
-            cells.append(_number(row[mode]["mean"]))
-            cells.append("  ".join(f"{p}:{n}" for p, n in row[mode]["histogram"].items()))
-        seats.add_row(*cells)
+            counts = row[mode]["histogram"]
+            seats.add_row(name if mode == "guaranteed" else "", mode, _number(row[mode]["mean"]),
+                          *(str(counts.get(str(p), 0)) for p in range(top + 1)))  # fmt: skip
     lead = stats.lead
     first = stats.coin_first
     facts = Text.assemble(
@@ -169,17 +182,18 @@ def study_report(stats: StudyStats) -> Table:
         f"{_share(first['equilibrium_card_is_a_coin'])}, some paranoid-optimal card "
         f"{_share(first['some_optimal_card_is_a_coin'])}.",
     )  # fmt: skip
-    cards = Table(box=box.SIMPLE_HEAD, title="Card worth: mean equilibrium points of its holder")
-    cards.add_column("suit")
+    cards = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0),
+                  title="Card worth: mean equilibrium points of its holder")  # fmt: skip
+    cards.add_column("", min_width=1)
     for rank in reversed(RANK_LETTERS):
-        cards.add_column(rank, justify="right")
+        cards.add_column(rank, justify="right", min_width=5, no_wrap=True)
     for suit, letter in enumerate(SUIT_LETTERS):
         row = [letter]
         for rank in reversed(range(len(RANK_LETTERS))):
             worth = stats.card_worth.get(str(Card(suit * len(RANK_LETTERS) + rank)), {})
             row.append(_number(worth.get("mean_equilibrium"), 2))
         cards.add_row(*row)
-    return Group(seats, facts, cards)
+    return Group(seats, Text(""), facts, Text(""), cards)
 
 
 def _number(value, places: int = 3) -> str:
@@ -274,4 +288,6 @@ def register(add) -> None:
     study.add_argument("--json", metavar="FILE", help="write the statistics as JSON")
     study.add_argument("--csv", metavar="PREFIX",
                        help="write PREFIX-seats.csv and PREFIX-cards.csv")  # fmt: skip
+    study.add_argument("--plot", metavar="PREFIX",
+                       help="draw PREFIX-histograms.png and PREFIX-seats.png (needs matplotlib)")  # fmt: skip
     study.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -93,3 +93,16 @@ def test_study_command(tmp_path, capsys):
     assert cli.main(args) == 0  # run again: nothing new to solve, the same statistics
     assert "0 solved" in capsys.readouterr().out and json.loads(export.read_text()) == stats
     assert cli.main(["study", "--hold", "4:AO", "--out", str(out)]) == 2
+
+
+def test_plots(tmp_path):
+    pytest.importorskip("matplotlib")
+    from analysis.study import plot_study
+
+    a = Position.parse(".A.. 2... 3... 0 -")
+    records = [{"line": 1, "position": str(a), "guaranteed": [1, 0, 0], "equilibrium": [1, 0, 0],
+                "exact": True}]  # fmt: skip
+    paths = plot_study(aggregate(records), str(tmp_path / "s"))
+    assert paths == [str(tmp_path / "s-histograms.png"), str(tmp_path / "s-seats.png")]
+    for path in paths:
+        assert open(path, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
