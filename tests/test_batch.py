@@ -201,18 +201,23 @@ def test_killed_batch_resumes_complete_without_duplicates(tmp_path):
         assert records[number]["text"] == text and values(records[number]) == expected(text, "both")
 
 
-def test_ctrl_c_stops_cleanly_with_a_summary(tmp_path):
+@pytest.mark.parametrize("whole_group", [False, True], ids=["main-process", "process-group"])
+def test_ctrl_c_stops_cleanly_with_a_summary(tmp_path, whole_group):
+    # Ctrl-C in a terminal reaches the whole process group (the workers too)
     out = tmp_path / "out.jsonl"
     args = ["--random", "400", "--cards", "7", "--mode", "both", "--workers", "2", "--chunk", "2",
             "--out", str(out)]  # fmt: skip
     process = subprocess.Popen(
         [sys.executable, "-m", "coins", "batch", "--quiet", *args], cwd=REPO,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 2000):
         time.sleep(0.05)
-    process.send_signal(signal.SIGINT)
+    if whole_group:
+        os.killpg(process.pid, signal.SIGINT)
+    else:
+        process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
     assert stdout.startswith("stopped: ") and "left: run the same command again" in stdout
