@@ -98,6 +98,7 @@ class BatchSummary:
     nodes: int = 0
     seconds: float = 0.0
     interrupted: bool = False
+    failure: str | None = None  # what stopped the run early (a worker that died ...)
     repaired: bool = False  # a last line cut off mid-write was dropped from the output
 
     @property
@@ -313,7 +314,9 @@ def run_batch(
     chunks run on that cluster instead, ``workers`` at a time (default: all
     its cores). ``on_progress(done, to_do, summary)`` is called at the start
     and after each chunk. Ctrl-C stops the run: the summary says
-    ``interrupted`` and what is ``left``, and what was written stays.
+    ``interrupted`` and what is ``left``, and what was written stays. A
+    worker that dies (killed, out of memory) or a lost cluster stops it the
+    same way, with the reason in ``failure``.
     """
     if workers is not None and workers < 1:
         raise BatchError(f"workers must be 1 or more, not {workers}")
@@ -348,6 +351,11 @@ def run_batch(
                 results.close()  # stops the workers when the run stops early
     except KeyboardInterrupt:
         summary.interrupted = True
+    except BatchError:
+        raise
+    except Exception as error:  # a worker killed, a cluster lost: keep what was written
+        first_line = str(error).strip().partition("\n")[0]
+        summary.failure = f"{type(error).__name__}: {first_line}".strip().rstrip(":")
     summary.seconds = time.perf_counter() - start
     return summary
 

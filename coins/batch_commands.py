@@ -71,9 +71,17 @@ def batch_command(args: argparse.Namespace) -> None:
     options = BatchOptions(args.mode, args.max_nodes, args.time_limit, args.card_values,
                            args.lines)  # fmt: skip
     summary = _run_with_progress(items, args, options)
-    print(summary_text(summary, args.out))
+    _finish(summary, args.out)
+
+
+def _finish(summary: BatchSummary, out) -> None:
+    """Print the summary; a run stopped early ends as Ctrl-C (130) or an error (2)."""
+    print(summary_text(summary, out), flush=True)
     if summary.interrupted:
         raise KeyboardInterrupt
+    if summary.failure:
+        raise BatchError(f"the batch stopped: {summary.failure}; run the same command again "
+                         "to go on")  # fmt: skip
 
 
 def _run_with_progress(items, args, options) -> BatchSummary:
@@ -116,9 +124,7 @@ def study_command(args: argparse.Namespace) -> None:
     )  # fmt: skip
     items = study_lines(spec)
     summary = _run_with_progress(items, args, STUDY_OPTIONS)
-    print(summary_text(summary, args.out))
-    if summary.interrupted:
-        raise KeyboardInterrupt
+    _finish(summary, args.out)
     done, _ = load_output(args.out, repair=False)
     numbers = {number for number, _ in items}
     stats = aggregate(r for n, r in sorted(done.items()) if n in numbers)
@@ -219,7 +225,7 @@ def summary_text(summary: BatchSummary, out) -> str:
         text += "; a last line cut off mid-write was dropped and redone"
     if summary.left:
         text += f"; {summary.left:,} left: run the same command again to go on"
-    if summary.interrupted:
+    if summary.interrupted or summary.failure:
         text = "stopped: " + text
     return text
 

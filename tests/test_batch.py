@@ -296,3 +296,40 @@ def test_quick_benchmark_saves_its_report(tmp_path, capsys):
     assert [run["workers"] for run in report["scaling"]["runs"]] == [1, 2]
     assert report["volume"]["positions"] == bench.QUICK["volume_positions"]
     assert "speedup" in capsys.readouterr().out
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        out += [int(c) for c in (task / "children").read_text().split()]
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_a_killed_worker_stops_the_batch_cleanly_and_it_resumes(tmp_path):
+    out = tmp_path / "out.jsonl"
+    args = ["--random", "100", "--cards", "7", "--seed", "4", "--mode", "both",
+            "--workers", "2", "--chunk", "2", "--out", str(out)]  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "coins", "batch", "--quiet", *args], cwd=REPO,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 2000):
+            time.sleep(0.05)
+        # loky's workers are the grandchildren or children of the batch: kill one of them
+        workers = [p for c in _children(process.pid) for p in [c, *_children(c)]
+                   if "loky" in Path(f"/proc/{p}/cmdline").read_text()]  # fmt: skip
+        assert workers
+        os.kill(workers[-1], signal.SIGKILL)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 2, stderr
+    assert stdout.startswith("stopped: ") and "run the same command again" in stderr
+    finished = run_cli(args)
+    assert finished.returncode == 0, finished.stderr
+    assert sorted(by_line(out)) == list(range(1, 101))
