@@ -31,6 +31,7 @@ import math
 import os
 import random
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
@@ -159,14 +160,20 @@ def parse_input(text: str) -> Position:
 # ----- solving (runs in the workers) ------------------------------------------------
 
 
-_tables: dict[str, TranspositionTable] = {}  # this process's tables, kept between positions
+# this process's tables (a thread's: a Dask worker may run tasks on several threads at once),
+# kept between positions
+_local = threading.local()
 
 
 def worker_tables(position: Position, mode: str) -> tuple[TranspositionTable, MaxnTable]:
     """The paranoid and max^n tables this process solves ``position`` with: made on first
     use (the paranoid one grown when a larger position needs it, as ``solve`` does),
-    kept for the next positions, cleared first from ``CLEAR_FROM_CARDS`` cards on."""
+    kept for the next positions, cleared first from ``CLEAR_FROM_CARDS`` cards on. Each
+    thread has its own (a Dask worker may run several tasks at once on threads)."""
     megabytes = table_megabytes(position.cards_per_hand)
+    if not hasattr(_local, "tables"):
+        _local.tables = {}
+    _tables = _local.tables
     if "paranoid" not in _tables or _tables["paranoid"].megabytes < megabytes:
         _tables["paranoid"] = TranspositionTable(megabytes)
     if "maxn" not in _tables:
@@ -275,8 +282,6 @@ def check_resume(done: dict[int, dict], items: list[tuple[int, str]], options: B
 @contextmanager
 def _no_interrupt_while_writing():
     """Hold off Ctrl-C during a write, so that a line is never cut in half by it."""
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return
