@@ -8,7 +8,6 @@ only parses arguments, shows progress and prints the summary.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from rich.console import Console
 from rich.progress import (
@@ -236,64 +235,66 @@ def register(add) -> None:
     parser.add_argument(
         "input", nargs="?", metavar="INPUT",
         help="a file of positions or records, one a line (- for standard input)",
-    )  # fmt: skip
+    )
     parser.add_argument("--out", required=True, metavar="RESULTS.jsonl",
-                        help="the JSON-lines file to append to (and resume from)")  # fmt: skip
+                        help="the JSON-lines file to append to (and resume from)")
     parser.add_argument(
         "--mode", choices=("paranoid", "maxn", "both"), default="paranoid",
         help="paranoid: guaranteed values (default); maxn: each seat for itself; both",
-    )  # fmt: skip
+    )
     limit = parser.add_mutually_exclusive_group()
-    limit.add_argument("--max-nodes", type=int, metavar="N", help="stop each position after N nodes")
+    limit.add_argument(
+        "--max-nodes", type=int, metavar="N", help="stop each position after N nodes"
+    )
     limit.add_argument("--time-limit", type=float, metavar="SEC",
-                       help="stop each position after SEC seconds")  # fmt: skip
+                       help="stop each position after SEC seconds")
     parser.add_argument("--workers", type=int, metavar="N",
-                        help="worker processes (default: all cores; 1: in this process)")  # fmt: skip
+                        help="worker processes (default: all cores; 1: in this process)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="run on the Dask cluster at ADDRESS (tcp://host:8786)")  # fmt: skip
+                        help="run on the Dask cluster at ADDRESS (tcp://host:8786)")
     parser.add_argument("--chunk", type=int, metavar="LINES",
-                        help="lines per task (default: about 8 tasks a worker, at most 64)")  # fmt: skip
+                        help="lines per task (default: about 8 tasks a worker, at most 64)")
     parser.add_argument("--card-values", action="store_true",
-                        help="add the mover's card values (paranoid) and card results (maxn)")  # fmt: skip
+                        help="add the mover's card values (paranoid) and card results (maxn)")
     parser.add_argument("--lines", action="store_true",
-                        help="add the lines of play (optimal_line, equilibrium_line)")  # fmt: skip
+                        help="add the lines of play (optimal_line, equilibrium_line)")
     parser.add_argument("--random", type=int, metavar="N",
-                        help="solve N random endings instead of INPUT")  # fmt: skip
+                        help="solve N random endings instead of INPUT")
     parser.add_argument("--cards", type=int, default=6, metavar="K",
-                        help="with --random: cards per hand (default 6)")  # fmt: skip
+                        help="with --random: cards per hand (default 6)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
-                        help="with --random: the seed (default 0; the same seed, the same lines)")  # fmt: skip
+                        help="with --random: the seed (default 0; same seed, same lines)")
     parser.add_argument("--leader", type=int, default=0, choices=(0, 1, 2),
-                        help="with --random: the seat to lead (default 0)")  # fmt: skip
+                        help="with --random: the seat to lead (default 0)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
     study = add("study", study_command)
     study.add_argument("--count", type=int, default=1000, metavar="N",
-                       help="positions to study (default 1000)")  # fmt: skip
+                       help="positions to study (default 1000)")
     study.add_argument("--cards", type=int, default=6, metavar="K",
-                       help="cards per hand (default 6)")  # fmt: skip
+                       help="cards per hand (default 6)")
     study.add_argument("--seed", type=int, default=0, metavar="S",
-                       help="the seed (default 0; the same seed, the same positions)")  # fmt: skip
+                       help="the seed (default 0; the same seed, the same positions)")
     study.add_argument("--leader", type=int, choices=(0, 1, 2),
-                       help="the seat to lead (default: a random seat each)")  # fmt: skip
+                       help="the seat to lead (default: a random seat each)")
     study.add_argument("--coins-left", type=int, metavar="C",
-                       help="exactly C Coins cards in the hands")  # fmt: skip
+                       help="exactly C Coins cards in the hands")
     study.add_argument("--hold", action="append", metavar="SEAT:CARDS",
-                       help="cards a seat must hold (0:AO,KO); repeatable")  # fmt: skip
+                       help="cards a seat must hold (0:AO,KO); repeatable")
     study.add_argument("--not-hold", action="append", metavar="SEAT:CARDS",
-                       help="cards a seat must not hold; repeatable")  # fmt: skip
+                       help="cards a seat must not hold; repeatable")
     study.add_argument("--trick", type=int, default=0, choices=(0, 1, 2),
-                       help="cards already on the table (default 0)")  # fmt: skip
+                       help="cards already on the table (default 0)")
     study.add_argument("--out", required=True, metavar="RESULTS.jsonl",
-                       help="the batch results to append to (and resume from)")  # fmt: skip
+                       help="the batch results to append to (and resume from)")
     study.add_argument("--workers", type=int, metavar="N",
-                       help="worker processes (default: all cores; 1: in this process)")  # fmt: skip
+                       help="worker processes (default: all cores; 1: in this process)")
     study.add_argument("--scheduler", metavar="ADDRESS",
-                       help="run on the Dask cluster at ADDRESS")  # fmt: skip
+                       help="run on the Dask cluster at ADDRESS")
     study.add_argument("--chunk", type=int, metavar="LINES", help="lines per task")
     study.add_argument("--json", metavar="FILE", help="write the statistics as JSON")
     study.add_argument("--csv", metavar="PREFIX",
-                       help="write PREFIX-seats.csv and PREFIX-cards.csv")  # fmt: skip
+                       help="write PREFIX-seats.csv and PREFIX-cards.csv")
     study.add_argument("--plot", metavar="PREFIX",
-                       help="draw PREFIX-histograms.png and PREFIX-seats.png (needs matplotlib)")  # fmt: skip
+                       help="draw PREFIX-histograms.png and PREFIX-seats.png (needs matplotlib)")
     study.add_argument("--quiet", action="store_true", help="no progress bar")
