@@ -241,9 +241,10 @@ def load_output(path: str | os.PathLike, repair: bool = True) -> tuple[dict[int,
     """The records an output file already holds, by line number, and whether its last line
     was cut off mid-write (no newline, or not JSON). With ``repair`` that last line is
     cut from the file, so that appending starts on a fresh line. A missing file holds
-    nothing. Lines that are not records (anywhere else) are left alone and not counted."""
+    nothing, and so does a device or a pipe. Lines that are not records (anywhere else)
+    are left alone and not counted."""
     path = Path(path)
-    if not path.exists():
+    if not path.is_file():  # missing, or a device or pipe (/dev/stdout): nothing to resume
         return {}, False
     data = path.read_bytes()
     cut = data.rfind(b"\n") + 1  # everything after the last newline is a partial line
@@ -341,7 +342,7 @@ def run_batch(
         summary.seconds = time.perf_counter() - start
         return summary
     try:
-        file = open(out, "a", encoding="utf-8")
+        file = open(out, "ab", buffering=0)  # unbuffered: each write goes straight out
     except OSError as error:
         raise BatchError(f"cannot write the output {out}: {error}") from None
     try:
@@ -367,11 +368,11 @@ def run_batch(
 
 def _write(file, out, records: list[dict], summary: BatchSummary) -> None:
     """Append a chunk's records (whole lines, flushed) and count them in ``summary``."""
-    text = "".join(json.dumps(r) + "\n" for r in records)
+    data = memoryview("".join(json.dumps(r) + "\n" for r in records).encode("utf-8"))
     try:
         with _no_interrupt_while_writing():
-            file.write(text)
-            file.flush()
+            while data:
+                data = data[file.write(data) :]
             for record in records:
                 if "error" in record:
                     summary.errors += 1

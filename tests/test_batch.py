@@ -333,3 +333,12 @@ def test_a_killed_worker_stops_the_batch_cleanly_and_it_resumes(tmp_path):
     finished = run_cli(args)
     assert finished.returncode == 0, finished.stderr
     assert sorted(by_line(out)) == list(range(1, 101))
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_stops_with_one_clear_error(capsys):
+    assert cli.main(["batch", "--random", "2", "--cards", "3", "--workers", "1", "--quiet",
+                     "--out", "/dev/full"]) == 2  # fmt: skip
+    error = capsys.readouterr().err
+    assert "cannot write the output /dev/full" in error and "No space left" in error
+    assert "run the same command again" in error
