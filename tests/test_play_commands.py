@@ -14,7 +14,6 @@ import pytest
 
 from analysis.arena import duplicate
 from coins import play_commands
-from solver import Record
 from solver.maxn import solve_maxn
 
 
