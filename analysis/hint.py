@@ -48,7 +48,7 @@ from solver import CoinsError, Position, solve
 from solver.cards import Card
 from solver.maxn import solve_maxn
 from solver.record import Record
-from solver.sampling import _ViewDeals, resample_position
+from solver.sampling import ViewSampler, resample_position
 
 from .playout import playout
 
@@ -212,7 +212,7 @@ def _deal_source(view, deals):
         raise CoinsError(f"the view hides the hand of seat {mover}, the seat to move")
     if sum(view.hand_sizes) == len(view.moves):
         raise CoinsError("the hand is over: there is no card to hint")
-    source = _ViewDeals(view)
+    source = ViewSampler(view)
     return (lambda i, rng: source.sample(rng).position), mover
 
 

@@ -56,10 +56,12 @@ class Deal:
         return self.record.start
 
 
-class _ViewDeals:
-    """What sampling a view needs, computed once: per hidden seat the cards it
-    is known to hold (it plays them later) and how many more it draws; the pool
-    split into Coins and other cards; the most Coins the hidden hands may draw."""
+class ViewSampler:
+    """Samples deals of one view: ``ViewSampler(view).sample(rng)`` -> ``Deal``,
+    ``.count()``. It computes once what every sample needs: per hidden seat the
+    cards it is known to hold (it plays them later) and how many more it draws;
+    the pool split into Coins and other cards; the most Coins the hidden hands
+    may draw (taken must not exceed the Coins gone)."""
 
     def __init__(self, view: Record | str):
         if isinstance(view, str):
@@ -153,7 +155,7 @@ def _rng(rng, seed) -> random.Random:
 def sample_deal(view: Record | str, *, rng: random.Random | None = None,
                 seed: int | None = None) -> Deal:
     """One deal consistent with ``view``, uniformly at random."""
-    return _ViewDeals(view).sample(_rng(rng, seed))
+    return ViewSampler(view).sample(_rng(rng, seed))
 
 
 def sample_deals(view: Record | str, n: int, *, rng: random.Random | None = None,
@@ -161,14 +163,14 @@ def sample_deals(view: Record | str, n: int, *, rng: random.Random | None = None
     """``n`` independent uniform deals consistent with ``view`` (repeats possible)."""
     if not isinstance(n, int) or n < 0:
         raise CoinsError(f"the number of deals must be a whole number, not {n!r}")
-    deals = _ViewDeals(view)
+    deals = ViewSampler(view)
     rng = _rng(rng, seed)
     return [deals.sample(rng) for _ in range(n)]
 
 
 def count_deals(view: Record | str) -> int:
     """How many deals are consistent with ``view``."""
-    return _ViewDeals(view).count()
+    return ViewSampler(view).count()
 
 
 def unseen_by(position: Position, seat: int) -> Cards:
@@ -199,6 +201,7 @@ def view_of(record: Record | str, seat: int) -> Record:
 
 __all__ = [
     "Deal",
+    "ViewSampler",
     "count_deals",
     "resample_position",
     "sample_deal",
