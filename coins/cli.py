@@ -17,7 +17,7 @@ from rich.console import Console
 from solver import CoinsError, Position, solve
 from solver.compiled import COMPILE_SECONDS, is_compiled
 
-from . import analysis_commands, batch_commands, render
+from . import analysis_commands, batch_commands, play_commands, render
 
 
 class _Parser(argparse.ArgumentParser):
@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     analysis_commands.register(add)
     batch_commands.register(add)
+    play_commands.register(add)
     return parser
 
 
