@@ -185,17 +185,19 @@ def test_budgets_give_inexact_results():
     few = solve_maxn(position, max_nodes=50, table=MaxnTable(1))
     assert not few.exact
     assert few.equilibrium is None and few.card_results == {} and few.line == []
-    assert few.nodes <= 50
+    assert few.nodes <= 50 + 2  # each thread may count the node that finds the budget spent
     late = solve_maxn(Position.random(12, 9), time_limit=1e-4, table=MaxnTable(1))
     assert not late.exact and late.equilibrium is None
 
 
 def test_budget_during_the_line_keeps_only_what_is_proven():
+    # one thread: node counts then repeat exactly, so the budget can be cut between
+    # the root search and the line
     position = Position.random(13, 5)
-    full = solve_maxn(position, table=MaxnTable(1))
-    first = solve_maxn(position, line=False, table=MaxnTable(1))
+    full = solve_maxn(position, table=MaxnTable(1), threads=1)
+    first = solve_maxn(position, line=False, table=MaxnTable(1), threads=1)
     # enough for the root search but not for the whole line
-    cut = solve_maxn(position, max_nodes=first.nodes + 1, table=MaxnTable(1))
+    cut = solve_maxn(position, max_nodes=first.nodes + 1, table=MaxnTable(1), threads=1)
     assert not cut.exact
     assert cut.equilibrium == full.equilibrium
     assert cut.card_results == full.card_results
