@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
-import sys
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -30,21 +29,12 @@ from analysis import (
 )
 from solver import Position
 from solver.cards import SEATS, Card
-from solver.compiled import COMPILE_SECONDS, is_compiled
 
 from . import render
+from .notice import compile_notice
 
 BEST_MARK = "+"  # max^n: the most own points for the mover
 CHOICE_STYLE = "bold underline"  # the card the main line plays
-
-
-def _compile_notice() -> None:
-    if not is_compiled():
-        print(
-            f"compiling the solver (first run only, about {COMPILE_SECONDS} s)...",
-            file=sys.stderr,
-            flush=True,
-        )
 
 
 # ----- commands ---------------------------------------------------------------------------
@@ -63,7 +53,7 @@ def analyze_command(args: argparse.Namespace) -> None:
     where the max^n card is not paranoid-optimal are flagged.
     """
     position = Position.parse(" ".join(args.position))
-    _compile_notice()
+    compile_notice()
     result = analyze(position, args.max_nodes, args.time_limit)
     if args.json:
         print(json.dumps(result.to_json()))
@@ -82,7 +72,7 @@ def review_command(args: argparse.Namespace) -> None:
     seat.
     """
     record = " ".join(args.record)
-    _compile_notice()
+    compile_notice()
     result = review(record, args.max_nodes, args.time_limit)
     if args.json:
         print(json.dumps(result.to_json()))
@@ -101,7 +91,7 @@ def graph_command(args: argparse.Namespace) -> None:
     (networkx node-link).
     """
     position = Position.parse(" ".join(args.position))
-    _compile_notice()
+    compile_notice()
     graph = decision_graph(
         position, args.depth, args.mode, args.unit, args.optimal_only,
         max_positions=args.max_positions, max_nodes=args.max_nodes, time_limit=args.time_limit,

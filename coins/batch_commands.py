@@ -43,6 +43,8 @@ from analysis.study import (
 )
 from solver.cards import RANK_LETTERS, SUIT_LETTERS, Card, parse_cards
 
+from .notice import compile_notice
+
 
 def batch_command(args: argparse.Namespace) -> None:
     """Solve many positions: one JSON line of values per input line, appended as they finish.
@@ -84,6 +86,7 @@ def _finish(summary: BatchSummary, out) -> None:
 
 
 def _run_with_progress(items, args, options) -> BatchSummary:
+    compile_notice()  # each worker process loads (or first compiles) the kernels
     console = Console(stderr=True)
     columns = (
         TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),

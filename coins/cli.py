@@ -15,9 +15,9 @@ import sys
 from rich.console import Console
 
 from solver import CoinsError, Position, solve
-from solver.compiled import COMPILE_SECONDS, is_compiled
 
 from . import analysis_commands, batch_commands, play_commands, render
+from .notice import compile_notice
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,12 +40,7 @@ def solve_command(args: argparse.Namespace) -> None:
     interval instead.
     """
     position = Position.parse(" ".join(args.position))
-    if not is_compiled():
-        print(
-            f"compiling the solver (first run only, about {COMPILE_SECONDS} s)...",
-            file=sys.stderr,
-            flush=True,
-        )
+    compile_notice()
     seats = (0, 1, 2) if args.seat is None else (args.seat,)
     result = solve(position, seats, args.max_nodes, args.time_limit, mode=args.mode)
     if args.json:

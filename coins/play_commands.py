@@ -22,20 +22,11 @@ from analysis.bots import BOTS
 from analysis.hint import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, hint
 from solver import Record, solve
 from solver.cards import Card
-from solver.compiled import COMPILE_SECONDS, is_compiled
 
 from . import render
+from .notice import compile_notice
 
 OPEN_HAND_CARDS = 8  # show the open-hand values beside a hint up to this many cards a hand
-
-
-def _compile_notice() -> None:
-    if not is_compiled():
-        print(
-            f"compiling the solver (first run only, about {COMPILE_SECONDS} s)...",
-            file=sys.stderr,
-            flush=True,
-        )
 
 
 def _read_view(text: str) -> Record:
@@ -59,7 +50,7 @@ def hint_command(args: argparse.Namespace) -> None:
     error, and how often the card was the best.
     """
     record = _read_view(" ".join(args.view))
-    _compile_notice()
+    compile_notice()
     result = hint(record, args.samples, args.time_limit, args.seed, args.mode)
     context = None
     if not record.is_view:

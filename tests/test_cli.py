@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from coins import cli
+from coins import cli, notice
 from solver import Position, solve
 from solver.maxn import solve_maxn
 
@@ -102,7 +102,7 @@ def test_a_limit_says_not_exact_and_shows_the_interval(capsys):
 
 
 def test_compile_notice_goes_to_stderr(capsys, monkeypatch):
-    monkeypatch.setattr(cli, "is_compiled", lambda: False)
+    monkeypatch.setattr(notice, "is_compiled", lambda: False)
     _, out, err = run(capsys, "solve", ENDING, "--json")
     assert err.startswith("compiling the solver (first run only")
     json.loads(out)  # stdout is still exactly one JSON object
