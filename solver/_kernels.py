@@ -944,7 +944,8 @@ def maxn_search(
                                popcount(live)),
                     )
                 continue
-        # play moves[ply, move_index[ply]] into ply + 1
+        # play moves[ply, move_index[ply]] into ply + 1 (the same steps as the paranoid
+        # search: written out in both, as one shared helper measured about 20% slower)
         lead = leaders[ply]
         nt = n_trick[ply]
         mover = (lead + nt) % 3
