@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from coins import cli
+from coins import cli, notice
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text()
@@ -48,7 +48,7 @@ def test_cli_examples(command, expected, capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "80")
-    monkeypatch.setattr(cli, "is_compiled", lambda: True)  # no compile notice in the transcript
+    monkeypatch.setattr(notice, "is_compiled", lambda: True)  # no compile notice in the transcript
     words = shlex.split(command)
     assert words[0] == "coins"
     cli.main(words[1:])
