@@ -96,13 +96,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true",
                         help=f"{QUICK_POSITIONS} positions per size, a cap of {QUICK_CAP:g} s, "
                              "no cold-compile measurement")
-    parser.add_argument("--output", type=Path, default=RESULTS, metavar="PATH",
-                        help=f"where to save the JSON (default {RESULTS.relative_to(HERE.parent)})")
-    parser.add_argument("--markdown", action="store_true",
-                        help="also print the summary as a Markdown table (for README.md)")
-    parser.add_argument("--make-suite", action="store_true",
-                        help="write the suite file from its seeds and stop (it is committed)")
-    paranoid.add_threads_option(parser)
+    paranoid.add_common_options(parser, RESULTS)
     args = parser.parse_args(argv)
     args.sizes = paranoid.parse_sizes(parser, args.sizes, SUITE_SIZES,
                                       QUICK_SIZES if args.quick else SUITE_SIZES)

@@ -237,13 +237,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true",
                         help=f"{QUICK_POSITIONS} positions per size, caps of {QUICK_CAP:g} s, "
                              "no cold-compile measurement")
-    parser.add_argument("--output", type=Path, default=RESULTS, metavar="PATH",
-                        help=f"where to save the JSON (default {RESULTS.relative_to(HERE.parent)})")
-    parser.add_argument("--markdown", action="store_true",
-                        help="also print the summary as a Markdown table (for README.md)")
-    parser.add_argument("--make-suite", action="store_true",
-                        help="write the suite file from its seeds and stop (it is committed)")
-    add_threads_option(parser)
+    add_common_options(parser, RESULTS)
     args = parser.parse_args(argv)
     args.sizes = parse_sizes(parser, args.sizes, SUITE_SIZES,
                              QUICK_SIZES if args.quick else SUITE_SIZES)
@@ -253,7 +247,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def add_threads_option(parser: argparse.ArgumentParser) -> None:
+def add_common_options(parser: argparse.ArgumentParser, results: Path) -> None:
+    """The options every solver benchmark takes: --output, --markdown, --make-suite, --threads."""
+    parser.add_argument("--output", type=Path, default=results, metavar="PATH",
+                        help=f"where to save the JSON (default {results.relative_to(HERE.parent)})")
+    parser.add_argument("--markdown", action="store_true",
+                        help="also print the summary as a Markdown table (for README.md)")
+    parser.add_argument("--make-suite", action="store_true",
+                        help="write the suite file from its seeds and stop (it is committed)")
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS, metavar="N",
                         help=f"search threads (default {DEFAULT_THREADS}, as solve); node counts "
                              "repeat exactly only with 1")
