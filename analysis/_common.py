@@ -7,6 +7,7 @@ Private: the public names live in ``analysis``.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 from solver import CoinsError, Position, solve
 from solver import _kernels as k
@@ -121,3 +122,15 @@ def read_record(record: Record | str) -> Record:
             f"this record hides the hand of seat{seats} {hidden} (?): reviewing needs every hand"
         )
     return record
+
+
+def moves_along(position: Position, cards) -> Iterator[tuple[int, int, Position, Card]]:
+    """Play ``cards`` in turn from ``position``: for each, its number (from 1),
+    the number of the trick it goes to, the position it is played from and
+    the card."""
+    trick = 1
+    for number, card in enumerate(cards, start=1):
+        yield number, trick, position, card
+        position = position.play(card)
+        if not position.trick:  # the card completed its trick
+            trick += 1

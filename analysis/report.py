@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from solver import Position
 from solver.cards import Card
 
-from ._common import Budget, BudgetSpent, as_position, card_list, points_won
+from ._common import Budget, BudgetSpent, as_position, card_list, moves_along, points_won
 
 MAIN_LINE = (
     "max^n equilibrium line: every seat plays for its own points, "
@@ -175,14 +175,8 @@ def analyze(
         report.guaranteed = list(root.guaranteed)
         first = budget.maxn(position, card_results=False, line=True)
         report.equilibrium = list(first.equilibrium)
-        line = first.line
-        current, trick = position, 1
-        for number, card in enumerate(line, start=1):
-            decision = _decision(budget, current, number, trick, card)
-            report.decisions.append(decision)
-            current = current.play(card)
-            if decision.trick_winner is not None:
-                trick += 1
+        for number, trick, current, card in moves_along(position, first.line):
+            report.decisions.append(_decision(budget, current, number, trick, card))
     except BudgetSpent:
         report.exact = False
     report.nodes = budget.nodes

@@ -22,7 +22,14 @@ from solver import Position
 from solver.cards import SEATS, Card
 from solver.record import Record
 
-from ._common import Budget, BudgetSpent, card_list, points_won, read_record
+from ._common import (
+    Budget,
+    BudgetSpent,
+    card_list,
+    moves_along,
+    points_won,
+    read_record,
+)
 
 
 @dataclass
@@ -183,15 +190,11 @@ def review(record: Record | str, max_nodes: int | None = None, time_limit: float
     budget = Budget(max_nodes, time_limit)
     result = Review(record.start, list(record.moves))
     result.summary = [SeatSummary(seat) for seat in range(SEATS)]
-    position, trick = record.start, 1
     try:
-        for number, card in enumerate(record.moves, start=1):
+        for number, trick, position, card in moves_along(record.start, record.moves):
             move = _review_move(budget, position, number, trick, card)
             result.moves.append(move)
             result.summary[move.seat].add(move)
-            position = position.play(card)
-            if move.trick_winner is not None:
-                trick += 1
     except BudgetSpent:
         result.exact = False
     result.nodes = budget.nodes
