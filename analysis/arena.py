@@ -1,4 +1,4 @@
-"""Duplicate hands between bots: mean points per hand with 95% confidence intervals.
+"""Duplicate hands and matches between bots, with 95% confidence intervals.
 
 ``duplicate(bots, hands, seed)`` deals ``hands`` deals; each deal is played
 once per seating, the three bots rotated round the table (so each plays every
@@ -6,6 +6,17 @@ seat of every deal equally), with the same dealer. Luck of the cards cancels
 out of the comparison: a bot's score for a deal is its mean over the
 seatings, and the interval is over deals (deals are independent; the
 seatings of one deal are not).
+
+``matches(bots, count, target, seed)`` plays whole matches to ``target``
+(``solver.match.Match``) the same way: ``count`` match seeds, each played once
+per seating (3 x ``count`` matches) with the same first dealer. The first
+hand of the three matches is the same deal; later hands shuffle the same
+deck, but who deals follows the play (the last trick's winner), so their
+hands may differ, and so may the length of the matches: whole matches allow
+no more duplication than that. A bot's share of matches won and its points
+per hand are taken per match seed, the intervals over seeds. There are no
+ties for first: only a trick's winner scores, so exactly one seat reaches
+the target, and the match ends there.
 """
 
 from __future__ import annotations
@@ -17,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from solver import CoinsError
-from solver.match import Hand
+from solver.match import Hand, Match, MatchResult, check_target
 
 from .bots import make_bot
 
@@ -83,6 +94,36 @@ class _Timed:
         self.moves += 1
         return card
 
+    @property
+    def seconds_per_move(self) -> float:
+        return self.seconds / self.moves if self.moves else 0.0
+
+
+# seat s holds bot seating[s]: the three rotations of the bots round the table
+SEATINGS = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
+
+
+def mean_and_half_width(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of independent ``values`` and the half-width of its 95%
+    confidence interval (normal approximation; NaN from fewer than two)."""
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, float("nan")
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+    return mean, Z95 * sd / math.sqrt(len(values))
+
+
+def _players(bots: Sequence[str], options: dict | None) -> list[_Timed]:
+    """The three named bots, timed (``options`` go to pimc)."""
+    if len(bots) != 3:
+        raise CoinsError(f"a game of Coins has three seats: give three bots, not {len(bots)}")
+    return [_Timed(make_bot(name, **(options or {}) if name == "pimc" else {})) for name in bots]
+
+
+def _check_count(count, what: str) -> None:
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise CoinsError(f"the number of {what} must be a positive whole number, not {count!r}")
+
 
 def duplicate(
     bots: Sequence[str],
@@ -95,12 +136,9 @@ def duplicate(
     """Play ``deals`` deals, each once per rotation of the three ``bots`` (names:
     random, greedy, pimc; ``options`` go to pimc). ``progress(done, total)`` is
     called after each hand."""
-    if len(bots) != 3:
-        raise CoinsError(f"a game of Coins has three seats: give three bots, not {len(bots)}")
-    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-        raise CoinsError(f"the number of deals must be a positive whole number, not {deals!r}")
+    players = _players(bots, options)
+    _check_count(deals, "deals")
     seed = random.randrange(2**32) if seed is None else seed
-    players = [_Timed(make_bot(name, **(options or {}) if name == "pimc" else {})) for name in bots]
     master = random.Random(seed)
     per_deal = [[] for _ in bots]
     start = time.perf_counter()
@@ -110,9 +148,7 @@ def duplicate(
         deal_seed = master.getrandbits(64)
         dealer = master.randrange(3)
         points = [0.0] * 3
-        for shift in range(3):
-            # seat s holds bot (s + shift) % 3
-            seating = [(s + shift) % 3 for s in range(3)]
+        for seating in SEATINGS:
             result = Hand([players[b] for b in seating], dealer, seed=deal_seed).play()
             for seat, b in enumerate(seating):
                 points[b] += result.points[seat]
@@ -121,19 +157,135 @@ def duplicate(
                 progress(done, total)
         for b in range(3):
             per_deal[b].append(points[b] / 3)
-    scores = []
-    for b, name in enumerate(bots):
-        values = per_deal[b]
-        mean = sum(values) / len(values)
-        if len(values) > 1:
-            sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
-            half = Z95 * sd / math.sqrt(len(values))
-        else:
-            half = float("nan")
-        player = players[b]
-        scores.append(
-            BotScore(name, mean, half, deals * 3,
-                     player.seconds / player.moves if player.moves else 0.0)  # fmt: skip
-        )
+    scores = [
+        BotScore(name, *mean_and_half_width(per_deal[b]), deals * 3, players[b].seconds_per_move)
+        for b, name in enumerate(bots)
+    ]
     return DuplicateResult(list(bots), scores, deals, total, seed, time.perf_counter() - start,
                            per_deal)  # fmt: skip
+
+
+@dataclass
+class MatchScore:
+    """One bot's results over whole matches: matches ``won`` of ``matches``, the
+    ``won_share`` with the ``won_half_width`` of its 95% interval, ``mean``
+    points per hand with ``half_width``, the ``hands`` it played and its
+    ``seconds_per_move``."""
+
+    name: str
+    won: int
+    matches: int
+    won_share: float
+    won_half_width: float
+    mean: float
+    half_width: float
+    hands: int
+    seconds_per_move: float
+
+    def to_json(self) -> dict:
+        def interval(mean, half):
+            return None if math.isnan(half) else [round(mean - half, 4), round(mean + half, 4)]
+
+        return {
+            "bot": self.name,
+            "matches_won": self.won,
+            "matches": self.matches,
+            "won_share": round(self.won_share, 4),
+            "won_share_ci95": interval(self.won_share, self.won_half_width),
+            "mean": round(self.mean, 4),
+            "ci95": interval(self.mean, self.half_width),
+            "hands": self.hands,
+            "seconds_per_move": round(self.seconds_per_move, 6),
+        }
+
+
+@dataclass
+class MatchesResult:
+    """The bots' scores (in the order given) over ``matches`` matches to
+    ``target``: ``deals`` match seeds, each played once per seating. ``played``
+    holds (seating, ``MatchResult``) for every match, seed by seed; seat s held
+    bot ``seating[s]``."""
+
+    bots: list[str]
+    scores: list[MatchScore]
+    target: int
+    deals: int
+    matches: int
+    hands: int
+    seed: int
+    seconds: float
+    played: list[tuple[tuple[int, int, int], MatchResult]] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "bots": self.bots,
+            "target": self.target,
+            "deals": self.deals,
+            "matches": self.matches,
+            "hands": self.hands,
+            "seed": self.seed,
+            "seconds": round(self.seconds, 3),
+            "scores": [s.to_json() for s in self.scores],
+        }
+
+
+def matches(
+    bots: Sequence[str],
+    count: int,
+    target: int,
+    seed: int | None = None,
+    *,
+    options: dict | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> MatchesResult:
+    """Play ``count`` match seeds to ``target``, each once per rotation of the three
+    ``bots`` (3 x ``count`` matches; ``options`` go to pimc). ``progress(done,
+    total)`` is called after each match."""
+    players = _players(bots, options)
+    _check_count(count, "matches")
+    check_target(target)
+    seed = random.randrange(2**32) if seed is None else seed
+    master = random.Random(seed)
+    played = []
+    won_share = [[] for _ in bots]
+    per_hand = [[] for _ in bots]
+    start = time.perf_counter()
+    for _ in range(count):
+        match_seed = master.getrandbits(64)
+        first_dealer = master.randrange(3)
+        wins, points, hands = [0] * 3, [0] * 3, 0
+        for seating in SEATINGS:
+            result = Match([players[b] for b in seating], target, first_dealer,
+                           seed=match_seed).play()  # fmt: skip
+            played.append((seating, result))
+            wins[seating[result.winner]] += 1
+            for seat, b in enumerate(seating):
+                points[b] += result.scores[seat]
+            hands += result.number_of_hands
+            if progress is not None:
+                progress(len(played), count * 3)
+        for b in range(3):
+            won_share[b].append(wins[b] / 3)
+            per_hand[b].append(points[b] / hands)
+    total_hands = sum(result.number_of_hands for _, result in played)
+    scores = [
+        MatchScore(
+            name,
+            sum(1 for seating, result in played if seating[result.winner] == b),
+            len(played),
+            *_share_interval(won_share[b]),
+            *mean_and_half_width(per_hand[b]),
+            total_hands,
+            players[b].seconds_per_move,
+        )
+        for b, name in enumerate(bots)
+    ]
+    return MatchesResult(list(bots), scores, target, count, len(played), total_hands, seed,
+                         time.perf_counter() - start, played)  # fmt: skip
+
+
+def _share_interval(shares: list[float]) -> tuple[float, float]:
+    """A share won and its interval, NaN (none shown) when every seed gave the
+    same share: zero spread is no evidence of zero uncertainty."""
+    mean, half = mean_and_half_width(shares)
+    return mean, float("nan") if half == 0 else half

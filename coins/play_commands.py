@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from rich import box
@@ -17,10 +18,10 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from analysis.arena import duplicate
+from analysis.arena import DuplicateResult, MatchesResult, duplicate, matches
 from analysis.bots import BOTS
 from analysis.hint import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, hint
-from solver import Record, solve
+from solver import CoinsError, Record, solve
 from solver.cards import Card
 
 from . import render
@@ -102,43 +103,104 @@ def hint_command(args: argparse.Namespace) -> None:
 
 
 def match_command(args: argparse.Namespace) -> None:
-    """Play duplicate hands between three bots and compare their points per hand.
+    """Play duplicate hands, or whole matches, between three bots and compare them.
 
-    Each deal is played once for each rotation of the bots round the table
-    (same deal, same dealer), so every bot plays every seat of every deal and
-    the luck of the cards cancels out. Prints each bot's mean points per hand
-    with a 95% confidence interval (over deals) and its seconds per move.
+    Without --target: --hands N deals, each played once for each rotation of
+    the bots round the table (same deal, same dealer: 3N hands), so every bot
+    plays every seat of every deal and the luck of the cards cancels out.
+    Prints each bot's mean points per hand with a 95% confidence interval
+    (over deals) and its seconds per move.
+
+    With --target T: whole matches to T points (RULES.md: scores carry over,
+    the dealer moves to the right of the last trick's winner, and the match
+    ends the moment a seat reaches T, mid-hand too). --matches M plays M match
+    seeds, each once per rotation of the bots (3M matches, the same first
+    deal and first dealer; later deals shuffle the same deck, but who deals
+    follows the play). Prints each bot's matches won, its share with a 95%
+    interval (over seeds; none when every seed gave the same share), its
+    points per hand (the hand that ends a match counts, though it stops
+    short) and its seconds per move. Ties for first cannot happen: only a
+    trick's winner scores, so one seat reaches T first and wins.
+
     Bots: random, greedy (a heuristic), pimc (hint's best card).
     """
     options = {"samples": args.pimc_samples, "time_limit": args.pimc_time_limit}
-    total = args.hands * 3
-    if args.json or not sys.stderr.isatty():
-        result = duplicate(args.seats, args.hands, args.seed, options=options)
+    if args.target is None:
+        if args.matches is not None:
+            raise CoinsError("--matches counts whole matches: give the target score with --target T")
+        hands = 10 if args.hands is None else args.hands
+        result = _with_progress(args, "hands", hands * 3, duplicate, args.seats, hands,
+                                args.seed, options=options)  # fmt: skip
     else:
-        with Progress(console=Console(stderr=True), transient=True) as progress:
-            task = progress.add_task("hands", total=total)
-            result = duplicate(
-                args.seats, args.hands, args.seed, options=options,
-                progress=lambda done, _: progress.update(task, completed=done),
-            )  # fmt: skip
+        if args.hands is not None:
+            raise CoinsError("with --target, give the number of matches with --matches M, not --hands")
+        count = 10 if args.matches is None else args.matches
+        result = _with_progress(args, "matches", count * 3, matches, args.seats, count,
+                                args.target, args.seed, options=options)  # fmt: skip
     if args.json:
         print(json.dumps(result.to_json()))
-        return
-    console = Console()
+    elif args.target is None:
+        _print_duplicate(result)
+    else:
+        _print_matches(result)
+
+
+def _with_progress(args, unit: str, total: int, play, *arguments, **options):
+    """``play(*arguments, **options)`` under a progress bar on a terminal's stderr."""
+    if args.json or not sys.stderr.isatty():
+        return play(*arguments, **options)
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(unit, total=total)
+        return play(*arguments, **options,
+                    progress=lambda done, _: progress.update(task, completed=done))  # fmt: skip
+
+
+def _interval(mean: float, half: float) -> str:
+    return "-" if math.isnan(half) else f"{mean - half:.2f} to {mean + half:.2f}"
+
+
+def _bots_table(headings) -> Table:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for heading in ("bot", "points/hand", "95% CI", "hands", "s/move"):
+    for heading in headings:
         table.add_column(heading, justify="left" if heading == "bot" else "right")
+    return table
+
+
+def _print_duplicate(result: DuplicateResult) -> None:
+    table = _bots_table(("bot", "points/hand", "95% CI", "hands", "s/move"))
     for score in result.scores:
         table.add_row(
             score.name,
             f"{score.mean:.2f}",
-            f"{score.mean - score.half_width:.2f} to {score.mean + score.half_width:.2f}",
+            _interval(score.mean, score.half_width),
             str(score.hands),
             f"{score.seconds_per_move:.4f}",
         )
+    console = Console()
     console.print(table)
     console.print(
         f"{result.deals} deals x 3 seatings = {result.hands} hands, seed {result.seed}, "
+        f"{result.seconds:.1f} s"
+    )
+
+
+def _print_matches(result: MatchesResult) -> None:
+    table = _bots_table(("bot", "won", "share", "95% CI", "points/hand", "95% CI", "s/move"))
+    for score in result.scores:
+        table.add_row(
+            score.name,
+            str(score.won),
+            f"{score.won_share:.2f}",
+            _interval(score.won_share, score.won_half_width),
+            f"{score.mean:.2f}",
+            _interval(score.mean, score.half_width),
+            f"{score.seconds_per_move:.4f}",
+        )
+    console = Console()
+    console.print(table)
+    console.print(
+        f"{result.deals} match seeds x 3 seatings = {result.matches} matches to "
+        f"{result.target} points ({result.hands} hands), seed {result.seed}, "
         f"{result.seconds:.1f} s"
     )
 
@@ -178,8 +240,17 @@ def register(add) -> None:
         help="the three bots: random, greedy, pimc (default pimc greedy random)",
     )  # fmt: skip
     match_parser.add_argument(
-        "--hands", type=int, default=10, metavar="N",
-        help="deals to play, each once per rotation of the bots (default 10)",
+        "--hands", type=int, metavar="N",
+        help="without --target: deals to play, each once per rotation of the bots (default 10)",
+    )  # fmt: skip
+    match_parser.add_argument(
+        "--target", type=int, metavar="T",
+        help="play whole matches to T points instead of single hands",
+    )  # fmt: skip
+    match_parser.add_argument(
+        "--matches", type=int, metavar="M",
+        help="with --target: match seeds to play, each once per rotation of the bots: "
+        "3M matches (default 10)",
     )  # fmt: skip
     match_parser.add_argument("--seed", type=int, help="random seed (default: a new one, printed)")
     match_parser.add_argument(

@@ -49,17 +49,36 @@ def hands_table(
     """One row per seat, one column per suit; ``extra`` adds columns (heading ->
     one cell per seat), e.g. points taken or values."""
     extra = extra or {}
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    table.add_column("seat")
-    for suit in range(len(SUIT_LETTERS)):
-        table.add_column(suit_heading(suit))
+    table = _suits_table("seat")
     for heading in extra:
         table.add_column(heading, justify="right")
     for seat in range(SEATS):
         moving = seat == position.to_move and not position.is_terminal
         label = f"{seat} to move" if moving else str(seat)
-        suits = [ranks_text(position.hands[seat], suit) for suit in range(len(SUIT_LETTERS))]
-        table.add_row(label, *suits, *(cells[seat] for cells in extra.values()))
+        table.add_row(label, *suit_cells(position.hands[seat]),
+                      *(cells[seat] for cells in extra.values()))  # fmt: skip
+    return table
+
+
+def hand_table(hand: int, label: str) -> Table:
+    """One hand alone, by suit (what a player sees of the deal): ``label`` heads
+    the first column and names the row."""
+    table = _suits_table("")
+    table.add_row(label, *suit_cells(hand))
+    return table
+
+
+def suit_cells(hand: int) -> list[Text]:
+    """The ranks ``hand`` holds, one cell per suit."""
+    return [ranks_text(hand, suit) for suit in range(len(SUIT_LETTERS))]
+
+
+def _suits_table(first: str) -> Table:
+    """A table with a first column ``first`` and one column per suit."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table.add_column(first)
+    for suit in range(len(SUIT_LETTERS)):
+        table.add_column(suit_heading(suit))
     return table
 
 

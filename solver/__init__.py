@@ -9,10 +9,12 @@
 from .cards import COINS_MASK, SUIT_MASKS, Card, cards_in, format_hand, parse_hand
 from .errors import CoinsError, IllegalMoveError, NotationError, PositionError
 from .match import (
+    CardPlayed,
     Hand,
     HandResult,
     Match,
     MatchError,
+    MatchObserver,
     MatchResult,
     PlayerError,
     RandomPlayer,
@@ -26,6 +28,7 @@ from .record import Record, RecordError, RecordMoveError
 
 __all__ = [
     "COINS_MASK",
+    "CardPlayed",
     "SUIT_MASKS",
     "Card",
     "CoinsError",
@@ -34,6 +37,7 @@ __all__ = [
     "IllegalMoveError",
     "Match",
     "MatchError",
+    "MatchObserver",
     "MatchResult",
     "NotationError",
     "PlayerError",

@@ -14,6 +14,9 @@ next hand's dealer is the seat to the right of the winner of the last trick
 ends the moment a total reaches the target, at the end of the trick that got
 it there, even mid-hand.
 
+A ``MatchObserver`` passed to ``Hand`` or ``Match`` is told of each hand's
+start and of every card as it is played (``coins play`` shows the game so).
+
 Everything random comes from the seed: a match's seed gives each hand a seed,
 and a hand's seed gives its deal (``rules.deal(dealer, random.Random(seed))``)
 and then one stream per seat. The same seed and players give the same match::
@@ -135,6 +138,44 @@ class MatchResult:
         return [hand.dealer for hand in self.hands]
 
 
+# ----- watching a match -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardPlayed:
+    """One card as it is played, for a ``MatchObserver``.
+
+    ``hand`` and ``move`` (1-based within the hand) say where; ``before`` and
+    ``after`` are the positions around the card. When the card completed a
+    trick, ``winner`` won it and took ``points``; ``scores`` are the match
+    totals after the card.
+    """
+
+    hand: int
+    move: int
+    seat: int
+    card: Card
+    before: Position
+    after: Position
+    winner: int | None
+    points: int
+    scores: tuple[int, int, int]
+
+
+class MatchObserver:
+    """Told of every hand and card as they happen (a terminal game shows them).
+
+    Subclasses override what they need; both methods do nothing here.
+    """
+
+    def hand_started(self, number: int, dealer: int, position: Position,
+                     scores: tuple[int, int, int]) -> None:  # fmt: skip
+        """Hand ``number`` is dealt by ``dealer``: ``position`` before its first card."""
+
+    def card_played(self, played: CardPlayed) -> None:
+        """A card was played (and maybe completed a trick)."""
+
+
 # ----- a hand -----------------------------------------------------------------------------
 
 
@@ -145,7 +186,8 @@ class Hand:
 
     ``seed`` (an int or a ``random.Random``) drives the deal and the players'
     streams; ``start`` replaces the deal with a given position (``dealer`` then
-    only labels the hand).
+    only labels the hand). ``observer`` (a ``MatchObserver``) is told of the
+    start and of every card.
     """
 
     def __init__(
@@ -158,11 +200,13 @@ class Hand:
         scores: Sequence[int] = (0, 0, 0),
         target: int | None = None,
         number: int = 1,
+        observer: MatchObserver | None = None,
     ):
         self.choosers = _choosers(players)
+        self.observer = observer
         self.dealer = _check_seat(dealer, "dealer")
         self.scores = _check_scores(scores)
-        self.target = None if target is None else _check_target(target)
+        self.target = None if target is None else check_target(target)
         if self.target is not None and max(self.scores) >= self.target:
             raise MatchError(f"scores {self.scores} already reach the target {self.target}")
         self.number = number
@@ -180,6 +224,8 @@ class Hand:
         else:
             position = self.start
         start = position
+        if self.observer is not None:
+            self.observer.hand_started(self.number, self.dealer, start, self.scores)
         seat_rngs = [random.Random(self.rng.getrandbits(64)) for _ in range(SEATS)]
         moves: list[Card] = []
         points = [0, 0, 0]
@@ -191,12 +237,18 @@ class Hand:
             before = position
             position = position.play(card)
             moves.append(card)
+            winner, won = None, 0
             if not position.trick:  # the card completed a trick
-                last_winner = position.leader
+                winner = last_winner = position.leader
                 won = trick_points(before.trick + (card,))
                 points[last_winner] += won
                 total = self.scores[last_winner] + points[last_winner]
                 reached = self.target is not None and total >= self.target
+            if self.observer is not None:
+                totals = tuple(s + p for s, p in zip(self.scores, points))
+                self.observer.card_played(CardPlayed(
+                    self.number, len(moves), seat, card, before, position, winner, won, totals
+                ))  # fmt: skip
         scores = tuple(s + p for s, p in zip(self.scores, points))
         return HandResult(
             number=self.number,
@@ -231,7 +283,11 @@ class Match:
     deals the first hand (the oldest player). ``seed``: an int or a
     ``random.Random`` (default: a fresh random seed, kept in the result so the
     match can be replayed). ``max_hands`` is a safety stop (a match always ends:
-    every hand gives out 12 points).
+    every hand gives out 12 points). ``observer`` (a ``MatchObserver``) is told
+    of every hand and card as they are played.
+
+    There are no ties: only a trick's winner scores, so the first seat to reach
+    the target is the only one there, and it wins.
     """
 
     def __init__(
@@ -242,10 +298,12 @@ class Match:
         *,
         seed: int | random.Random | None = None,
         max_hands: int | None = None,
+        observer: MatchObserver | None = None,
     ):
         self.players = players
+        self.observer = observer
         _choosers(players)
-        self.target = _check_target(target)
+        self.target = check_target(target)
         self.first_dealer = _check_seat(first_dealer, "first_dealer")
         self.seed, self.rng = _seed_and_rng(seed)
         self.max_hands = max_hands
@@ -267,6 +325,7 @@ class Match:
                 scores=scores,
                 target=self.target,
                 number=number,
+                observer=self.observer,
             ).play()
             yield hand
             scores = hand.scores
@@ -311,7 +370,8 @@ def _check_seat(seat, name: str) -> int:
     return seat
 
 
-def _check_target(target) -> int:
+def check_target(target) -> int:
+    """``target`` if it is a valid target score (a whole number, at least 1)."""
     if isinstance(target, bool) or not isinstance(target, int) or target < 1:
         raise MatchError(f"the target must be a whole number of points, at least 1, not {target!r}")
     return target

@@ -21,6 +21,7 @@ from solver.match import (
     Hand,
     Match,
     MatchError,
+    MatchObserver,
     PlayerError,
     RandomPlayer,
     lowest_card_player,
@@ -144,6 +145,44 @@ def test_target_reached_mid_hand_in_a_later_hand():
             assert max(first) < 14
             assert first[result.winner] < 14 <= result.scores[result.winner]
     assert found >= 5
+
+
+class Recorder(MatchObserver):
+    """Keeps every event a match reports."""
+
+    def __init__(self):
+        self.starts = []
+        self.cards = []
+
+    def hand_started(self, number, dealer, position, scores):
+        self.starts.append((number, dealer, position, scores))
+
+    def card_played(self, played):
+        self.cards.append(played)
+
+
+def test_observer_sees_every_hand_and_card():
+    """The observer's events tell the match the records tell: each hand's start,
+    every card in order, each trick's winner and points, the running totals."""
+    recorder = Recorder()
+    result = Match([random_player] * 3, 20, 1, seed=5, observer=recorder).play()
+    assert result == Match([random_player] * 3, 20, 1, seed=5).play()  # watching changes nothing
+    assert len(recorder.starts) == result.number_of_hands >= 2
+    before = (0, 0, 0)
+    for hand, (number, dealer, position, scores) in zip(result.hands, recorder.starts):
+        assert (number, dealer, position, scores) == (hand.number, hand.dealer,
+                                                      hand.record.start, before)  # fmt: skip
+        events = [e for e in recorder.cards if e.hand == hand.number]
+        assert [e.card for e in events] == list(hand.record.moves)
+        assert [e.move for e in events] == list(range(1, len(events) + 1))
+        positions = list(hand.record.positions())
+        assert [(e.before, e.after) for e in events] == list(zip(positions, positions[1:]))
+        assert [e.seat for e in events] == [p.to_move for p in positions[:-1]]
+        tricks = replay_tricks(hand.leader, list(hand.record.moves))
+        assert [(e.winner, e.points) for e in events if e.winner is not None] == tricks
+        assert all(e.points == 0 for e in events if e.winner is None)
+        assert events[-1].scores == hand.scores
+        before = hand.scores
 
 
 def test_match_is_reproducible():
