@@ -23,8 +23,10 @@ from analysis.bots import BOTS
 from analysis.hint import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, hint
 from solver import CoinsError, Record, solve
 from solver.cards import Card
+from solver.match import DEFAULT_TARGET
 
 from . import render
+from .game import TerminalGame
 from .notice import compile_notice
 
 OPEN_HAND_CARDS = 8  # show the open-hand values beside a hint up to this many cards a hand
@@ -74,24 +76,7 @@ def hint_command(args: argparse.Namespace) -> None:
         return
     console = Console()
     console.print(f"View {record if record.is_view else record.view(record.to_move)}")
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    table.add_column("card")
-    table.add_column("mean", justify="right")
-    table.add_column("± stderr", justify="right")
-    table.add_column("best", justify="right")
-    if context is not None:
-        table.add_column("open hand", justify="right")
-    for entry in result:
-        row = [
-            render.card_text(entry.card),
-            f"{entry.mean:.2f}",
-            f"{entry.stderr:.2f}",
-            f"{100 * entry.best_rate:.0f}%",
-        ]
-        if context is not None:
-            row.append(str(context[entry.card]))
-        table.add_row(*row)
-    console.print(table)
+    console.print(render.hint_table(result, context))
     what = "own points, everyone for themselves" if args.mode == "maxn" else "guaranteed points"
     console.print(
         Text(
@@ -205,8 +190,31 @@ def _print_matches(result: MatchesResult) -> None:
     )
 
 
+def play_command(args: argparse.Namespace) -> None:
+    """Play a match against two bots in the terminal.
+
+    You sit at --seat S (default 0); the two --bots sit to your left and right
+    (default greedy pimc). At your turn you see your hand by suit, the trick
+    on the table (who played what) and the scores, and type a card in RULES.md
+    notation (AO, 7s, ...). hint or ? ranks your cards from what you can see
+    (the other hands hidden; as coins hint does, here --hint-samples deals in
+    at most --hint-time-limit seconds); --hints shows that at every turn; quit
+    leaves. After each trick the game says who won it and the Coins it took,
+    after each hand the hand's points and the match score. The match ends the
+    moment a seat reaches --target points (default 15), mid-hand too; one
+    seat only can get there first (only a trick's winner scores), and it wins.
+    The same --seed gives the same deals, bots and hints.
+    """
+    game = TerminalGame(
+        Console(highlight=False), sys.stdin.readline, seat=args.seat, bots=args.bots,
+        target=args.target, seed=args.seed, hints=args.hints, echo=not sys.stdin.isatty(),
+        hint_options={"samples": args.hint_samples, "time_limit": args.hint_time_limit},
+    )  # fmt: skip
+    game.play()
+
+
 def register(add) -> None:
-    """Add the hint and match commands through ``coins.cli``'s ``add(name, function)``."""
+    """Add the hint, match and play commands through ``coins.cli``'s ``add(name, function)``."""
     if isinstance(add, argparse._SubParsersAction):
         from .analysis_commands import _adder
 
@@ -264,3 +272,28 @@ def register(add) -> None:
     match_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a table"
     )
+
+    play_parser = add("play", play_command)
+    play_parser.add_argument(
+        "--seat", type=int, choices=(0, 1, 2), default=0, help="your seat (default 0)"
+    )
+    play_parser.add_argument(
+        "--bots", nargs=2, choices=BOTS, default=["greedy", "pimc"], metavar="BOT",
+        help="the bots on your left and your right: random, greedy, pimc (default greedy pimc)",
+    )  # fmt: skip
+    play_parser.add_argument(
+        "--target", type=int, default=DEFAULT_TARGET, metavar="T",
+        help=f"points that win the match (default {DEFAULT_TARGET})",
+    )  # fmt: skip
+    play_parser.add_argument(
+        "--seed", type=int, help="random seed: deals, bots and hints (default: a new one, printed)"
+    )
+    play_parser.add_argument("--hints", action="store_true", help="show the hint at every turn")
+    play_parser.add_argument(
+        "--hint-samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
+        help=f"hint: deals to sample at most (default {DEFAULT_SAMPLES})",
+    )  # fmt: skip
+    play_parser.add_argument(
+        "--hint-time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SEC",
+        help=f"hint: seconds at most (default {DEFAULT_TIME_LIMIT}; 0: no limit)",
+    )  # fmt: skip

@@ -146,6 +146,29 @@ def line_table(position: Position, line: Sequence[Card]) -> Table:
     return table
 
 
+def hint_table(entries: Sequence, context: Mapping[Card, object] | None = None) -> Table:
+    """A hint's cards, best first: mean points, standard error, how often best;
+    ``context`` adds a column of open-hand values."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table.add_column("card")
+    table.add_column("mean", justify="right")
+    table.add_column("± stderr", justify="right")
+    table.add_column("best", justify="right")
+    if context is not None:
+        table.add_column("open hand", justify="right")
+    for entry in entries:
+        row = [
+            card_text(entry.card),
+            f"{entry.mean:.2f}",
+            f"{entry.stderr:.2f}",
+            f"{100 * entry.best_rate:.0f}%",
+        ]
+        if context is not None:
+            row.append(str(context[entry.card]))
+        table.add_row(*row)
+    return table
+
+
 def solve_report(result: SolveResult) -> Group:
     """Everything ``coins solve`` shows for people: hands, values, card values, lines."""
     position = result.position

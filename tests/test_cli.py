@@ -136,7 +136,7 @@ def test_deal_ending_with_leader(capsys):
         (["deal", "--leader", "5"], "leader must be 0, 1 or 2"),
         (["solve"], "the following arguments are required: POSITION"),
         ([], "the following arguments are required: COMMAND"),
-        (["play"], "invalid choice: 'play'"),
+        (["plya"], "invalid choice: 'plya'"),  # no such command
     ],
 )
 def test_bad_input_exits_2_with_one_line(capsys, argv, says):

@@ -3,22 +3,34 @@
 Expected values: the open-hand solver (the hint's context column, and the
 hint's means on a view that admits one deal), the bookkeeping of a
 duplicate match (every deal played once per rotation: 12 points a hand), and
-for whole matches RULES.md's rules re-derived from the records by
-``test_match.check_match``, with wins and points recounted from the matches.
+for whole matches (``coins match --target`` and the ``coins play`` game)
+RULES.md's rules re-derived from the records by ``test_match.check_match``,
+with wins, points and the user's cards recounted from the records.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from analysis.arena import SEATINGS, duplicate, matches
 from coins import cli, play_commands
+from coins import game as game_module
+from coins.game import TerminalGame
+from solver.cards import FULL_DECK, cards_in
 from solver.maxn import solve_maxn
-from tests.test_match import check_match
+from tests.test_match import check_match, replay_tricks
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def run(argv, capsys):
@@ -171,6 +183,206 @@ def test_match_target_table(capsys):
 )
 def test_match_bad_target_exits_2_with_one_line(capsys, argv, says):
     status = cli.main(["match", "--seats", "greedy", "random", "random", *argv])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and says in err
+
+
+# --- the terminal game: coins play --------------------------------------------------------
+
+
+FAST_HINT = {"samples": 2, "time_limit": 0, "rollouts": 1}
+
+
+class Script:
+    """Scripted input for a TerminalGame: each answer is text or a function of the
+    position at the user's turn; when the answers run out, the first legal card
+    (or the end of input, with ``then_eof``)."""
+
+    def __init__(self, *answers, then_eof=False):
+        self.answers = list(answers)
+        self.then_eof = then_eof
+        self.game = None
+
+    def __call__(self):
+        if self.answers:
+            answer = self.answers.pop(0)
+            return (answer(self.game.position) if callable(answer) else answer) + "\n"
+        if self.then_eof:
+            return ""
+        return f"{self.game.position.legal_cards()[0]}\n"
+
+
+def new_game(script, **settings):
+    out = io.StringIO()
+    settings = {"bots": ("greedy", "random"), "seed": 4, "hint_options": FAST_HINT} | settings
+    game = TerminalGame(Console(file=out, width=200, color_system=None), script, echo=True,
+                        **settings)  # fmt: skip
+    script.game = game
+    return game, out
+
+
+def user_moves(result, seat):
+    """The cards ``seat`` played in a match, from the records."""
+    return [card for hand in result.hands
+            for position, card in zip(hand.record.positions(), hand.record.moves)
+            if position.to_move == seat]  # fmt: skip
+
+
+@pytest.mark.parametrize("seat", [0, 2])
+def test_a_scripted_match_plays_the_cards_typed_to_the_end(seat):
+    typed = []
+
+    def first_legal(position):
+        typed.append(position.legal_cards()[-1])  # typed in lower case every other turn
+        return str(typed[-1]).lower() if len(typed) % 2 else str(typed[-1])
+
+    script = Script(*([first_legal] * 200))
+    game, out = new_game(script, seat=seat, target=15)
+    result = game.play()
+    check_match(result)  # the rules, and the end at the target
+    assert result.target == 15 and max(result.scores) >= 15
+    assert user_moves(result, seat) == typed == game.played
+    text = out.getvalue()
+    assert text.count("Your card: ") == len(typed)
+    for hand in result.hands:
+        points = ", ".join(f"{game.labels[s]} {hand.points[s]}" for s in range(3))
+        assert f"Hand {hand.number} " in text and f"points this hand {points};" in text
+    scores = ", ".join(f"{game.labels[s]} {result.scores[s]}" for s in range(3))
+    assert text.rstrip().endswith(f"the match, {scores}, after {result.number_of_hands} hand(s).")
+    assert game.names[result.winner].capitalize() in text.splitlines()[-1]
+
+
+def test_the_output_shows_the_trick_as_it_forms_and_who_won_it():
+    game, out = new_game(Script(), seat=1, target=15, seed=2)
+    result = game.play()
+    text = out.getvalue()
+    record = result.hands[0].record
+    trick_one = record.moves[:3]
+    leader = record.leader
+    names = [game.names[(leader + i) % 3] for i in range(3)]
+    on_table = ", ".join(f"{names[i]} {trick_one[i]}" for i in range((1 - leader) % 3))
+    if on_table:
+        assert f"On the table: {on_table}." in text
+    else:
+        assert "You lead." in text
+    winner, points = replay_tricks(leader, list(record.moves))[0]
+    cards = ", ".join(f"{names[i]} {trick_one[i]}" for i in range(3))
+    coins = f"{points} Coin{'' if points == 1 else 's'}"
+    assert f"Trick 1: {cards} - {game.names[winner]} win" in text and f"it, {coins}." in text
+    assert "Score random 0, you 0, greedy 0" in text  # seat order: seat 0 holds random
+
+
+def test_unknown_and_unheld_cards_are_rejected_and_asked_again():
+    def not_held(position):
+        return str(cards_in(FULL_DECK & ~position.hands[0])[0])
+
+    def held(position):
+        return str(position.legal_cards()[3])
+
+    script = Script("ZZ", "", "10O", not_held, held, "quit")
+    game, out = new_game(script)
+    assert game.play() is None
+    text = out.getvalue()
+    assert text.count("Your card: ") == 6
+    assert '"ZZ" is not a card' in text and '"10O" is not a card' in text
+    assert text.count("is not a card") == 3
+    assert "You do not hold" in text
+    assert len(game.played) == 1
+    assert "You left the game." in text
+
+
+def test_quit_leaves_at_once():
+    script = Script("quit", "AO", "AO")
+    game, out = new_game(script)
+    assert game.play() is None
+    assert game.played == [] and script.answers == ["AO", "AO"]
+    assert out.getvalue().rstrip().endswith("You left the game. Score you 0, greedy 0, random 0.")
+
+
+def test_end_of_input_leaves_cleanly():
+    game, out = new_game(Script("hint", then_eof=True))
+    assert game.play() is None
+    assert "End of input: you left the game." in out.getvalue()
+
+
+def test_hint_ranks_the_users_cards_from_the_view(monkeypatch):
+    """hint (and ?) show analysis.hint's table, computed on the user's view: the
+    record of the hand so far with the other two hands hidden."""
+    views = []
+
+    def spy(view, **options):
+        views.append(view)
+        return real_hint(view, **options)
+
+    real_hint = game_module.hint
+    monkeypatch.setattr(game_module, "hint", spy)
+    script = Script("hint", lambda position: str(position.legal_cards()[0]), "?", "quit")
+    game, out = new_game(script, seat=1)
+    game.play()
+    text = out.getvalue()
+    assert len(views) == 2 and text.count("± stderr") == 2
+    for view in views:
+        assert view.is_view and view.hidden == (0, 2)
+        assert view.to_move == 1
+    assert game.hand_number == 1 and views[0].hands[1] == game.start.hands[1]
+    assert views[1].moves[: len(views[0].moves) + 1] == views[0].moves + (game.played[0],)
+    # the first table lists each card of the user's hand once
+    first = text.split("Your card: hint")[1].split("Hint:")[0]
+    rows = [line.split()[0] for line in first.splitlines()[3:] if line.strip()]
+    assert sorted(rows) == sorted(str(c) for c in cards_in(views[0].hands[1]))
+    assert len(rows) == len(cards_in(views[0].hands[1])) == 16 - len(views[0].moves) // 3
+
+
+def test_hints_flag_shows_the_hint_at_every_turn():
+    game, out = new_game(Script(), hints=True, target=3)
+    game.play()
+    assert out.getvalue().count("± stderr") == len(game.played) > 0
+
+
+def test_a_low_target_ends_the_game_mid_hand():
+    game, out = new_game(Script(), target=2, seed=7)
+    result = game.play()
+    check_match(result)
+    assert result.number_of_hands == 1 and not result.hands[0].complete
+    text = out.getvalue()
+    assert "Hand 1 stopped at the target" in text and "Hand 2" not in text
+    assert "wins the match" in text or "You win the match" in text
+
+
+def test_play_against_pimc():
+    game, out = new_game(Script(), bots=("pimc", "greedy"), target=2,
+                         bot_options={"samples": 2, "time_limit": 0, "rollouts": 1})  # fmt: skip
+    result = game.play()
+    check_match(result)
+    assert "seat 1 (pimc) plays" in out.getvalue()
+
+
+def test_play_command_exits_0_at_end_of_input():
+    done = subprocess.run([sys.executable, "-m", "coins", "play", "--seed", "1", "--bots", "greedy",
+                           "random"], input="hint\nquit\n", capture_output=True, text=True,
+                          cwd=REPO, env=dict(os.environ, NO_COLOR="1"), timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Your card: hint" in done.stdout and "You left the game." in done.stdout
+    eof = subprocess.run([sys.executable, "-m", "coins", "play", "--seed", "1", "--bots", "greedy",
+                          "random"], input="", capture_output=True, text=True, cwd=REPO,
+                         timeout=300)  # fmt: skip
+    assert eof.returncode == 0 and "End of input: you left the game." in eof.stdout
+    assert eof.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["--target", "0"], "the target must be a whole number of points, at least 1, not 0"),
+        (["--target", "x"], "argument --target: invalid int value: 'x'"),
+        (["--seat", "3"], "argument --seat: invalid choice: 3"),
+        (["--bots", "greedy", "smart"], "argument --bots: invalid choice: 'smart'"),
+        (["--bots", "greedy"], "argument --bots: expected 2 arguments"),
+    ],
+)
+def test_play_bad_settings_exit_2_with_one_line(capsys, argv, says):
+    status = cli.main(["play", *argv])
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and says in err
