@@ -113,6 +113,11 @@ def mean_and_half_width(values: Sequence[float]) -> tuple[float, float]:
     return mean, Z95 * sd / math.sqrt(len(values))
 
 
+def interval(mean: float, half_width: float) -> tuple[float, float] | None:
+    """(low, high) of a confidence interval, or None when there is none (NaN)."""
+    return None if math.isnan(half_width) else (mean - half_width, mean + half_width)
+
+
 def _players(bots: Sequence[str], options: dict | None) -> list[_Timed]:
     """The three named bots, timed (``options`` go to pimc)."""
     if len(bots) != 3:
@@ -168,32 +173,30 @@ def duplicate(
 @dataclass
 class MatchScore:
     """One bot's results over whole matches: matches ``won`` of ``matches``, the
-    ``won_share`` with the ``won_half_width`` of its 95% interval, ``mean``
-    points per hand with ``half_width``, the ``hands`` it played and its
-    ``seconds_per_move``."""
+    ``won_share`` with its 95% interval ``won_ci`` (low, high; None when there
+    is none), ``mean`` points per hand with ``half_width``, the ``hands`` it
+    played and its ``seconds_per_move``."""
 
     name: str
     won: int
     matches: int
     won_share: float
-    won_half_width: float
+    won_ci: tuple[float, float] | None
     mean: float
     half_width: float
     hands: int
     seconds_per_move: float
 
     def to_json(self) -> dict:
-        def interval(mean, half):
-            return None if math.isnan(half) else [round(mean - half, 4), round(mean + half, 4)]
-
+        ci = interval(self.mean, self.half_width)
         return {
             "bot": self.name,
             "matches_won": self.won,
             "matches": self.matches,
             "won_share": round(self.won_share, 4),
-            "won_share_ci95": interval(self.won_share, self.won_half_width),
+            "won_share_ci95": None if self.won_ci is None else [round(x, 4) for x in self.won_ci],
             "mean": round(self.mean, 4),
-            "ci95": interval(self.mean, self.half_width),
+            "ci95": None if ci is None else [round(x, 4) for x in ci],
             "hands": self.hands,
             "seconds_per_move": round(self.seconds_per_move, 6),
         }
@@ -284,8 +287,11 @@ def matches(
                          time.perf_counter() - start, played)  # fmt: skip
 
 
-def _share_interval(shares: list[float]) -> tuple[float, float]:
-    """A share won and its interval, NaN (none shown) when every seed gave the
-    same share: zero spread is no evidence of zero uncertainty."""
+def _share_interval(shares: list[float]) -> tuple[float, tuple[float, float] | None]:
+    """A share won and its 95% interval, kept within 0-1; None from fewer than two
+    seeds or when every seed gave the same share (zero spread is no evidence
+    of zero uncertainty)."""
     mean, half = mean_and_half_width(shares)
-    return mean, float("nan") if half == 0 else half
+    if math.isnan(half) or half == 0:
+        return mean, None
+    return mean, (max(0.0, mean - half), min(1.0, mean + half))

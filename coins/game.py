@@ -45,7 +45,8 @@ class TerminalGame(MatchObserver):
 
     ``bots``: the names of the bots to the user's left and right (random,
     greedy, pimc; ``bot_options`` go to pimc). ``seed`` fixes the first dealer,
-    the deals, the bots' play and the hints (default: a fresh seed, printed).
+    the deals and the random streams of the bots and hints (default: a fresh
+    seed, printed); with no time limits it fixes the whole game.
     ``hints``: show the hint at every turn; ``hint_options`` go to
     ``analysis.hint`` (samples, time_limit, mode). ``echo`` repeats each line
     read, for input that does not come from a terminal (a transcript then
@@ -102,9 +103,9 @@ class TerminalGame(MatchObserver):
 
     def play(self) -> MatchResult | None:
         """Play the match to its end (its result), or until the user leaves (None)."""
-        self.say(f"Coins to {self.match.target} points: you are seat {self.seat}; "
-                 f"{self.names[(self.seat + 1) % SEATS]} on your left, "
-                 f"{self.names[(self.seat + 2) % SEATS]} on your right. Seed {self.seed}.")  # fmt: skip
+        self.say(f"Coins to {self.match.target} points, seed {self.seed}. You are seat "
+                 f"{self.seat}, {self.names[(self.seat + 1) % SEATS]} on your left, "
+                 f"{self.names[(self.seat + 2) % SEATS]} on your right.")  # fmt: skip
         self.say("Type a card (AO, 7s, ...), hint or ?, quit.")
         try:
             result = self.match.play()
@@ -167,8 +168,8 @@ class TerminalGame(MatchObserver):
             try:
                 card = Card.parse(word.upper())
             except NotationError:
-                self.say(f'"{word}" is not a card: type one you hold, rank then suit (AO, 7S; '
-                         "ranks A K N J 9-2, suits C O S B), or hint, or quit.")  # fmt: skip
+                self.say(f'"{word}" is not a card: rank (A K N J 9-2) then suit (C O S B), '
+                         "e.g. AO or 7s.")  # fmt: skip
                 continue
             if not position.hands[seat] >> card & 1:
                 held = " ".join(str(c) for c in cards_in(position.hands[seat]))
@@ -183,9 +184,10 @@ class TerminalGame(MatchObserver):
         return Record.of(self.start, self.moves).view(self.seat)
 
     def _show(self, position: Position) -> None:
-        taken = self._scores(position.taken)
-        self.say(f"Trick {len(self.moves) // 3 + 1} of hand {self.hand_number}. "
-                 f"Score {self._scores(self.scores)}; this hand {taken}.")  # fmt: skip
+        scores = ", ".join(f"{self.labels[s]} {self.scores[s]} ({position.taken[s]})"
+                           for s in range(SEATS))  # fmt: skip
+        self.say(f"Hand {self.hand_number}, trick {len(self.moves) // 3 + 1}. "
+                 f"Score (this hand): {scores}.")  # fmt: skip
         if position.trick:
             self.say(Text.assemble("On the table: ", Text(", ").join(
                 Text.assemble(f"{self.names[(position.leader + i) % SEATS]} ", render.card_text(c))
@@ -198,8 +200,8 @@ class TerminalGame(MatchObserver):
     def _hint(self) -> None:
         result = hint(self.view(), rng=self.hint_rng, **self.hint_options)
         self.console.print(render.hint_table(result))
-        self.say(Text(f"Hint: your mean points from here over {result.samples} sampled deals; "
-                      "best: how often the card was best.", style="dim"))  # fmt: skip
+        self.say(Text(f"mean: your points to come ({result.samples} sampled deals); "
+                      "best: how often it was best.", style="dim"))  # fmt: skip
 
     def _ask(self, prompt: str) -> str:
         """One line from the user, stripped; the end of the input leaves the game."""

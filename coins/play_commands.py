@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 
 from rich import box
@@ -18,7 +17,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from analysis.arena import DuplicateResult, MatchesResult, duplicate, matches
+from analysis.arena import DuplicateResult, MatchesResult, duplicate, interval, matches
 from analysis.bots import BOTS
 from analysis.hint import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, hint
 from solver import CoinsError, Record, solve
@@ -140,8 +139,8 @@ def _with_progress(args, unit: str, total: int, play, *arguments, **options):
                     progress=lambda done, _: progress.update(task, completed=done))  # fmt: skip
 
 
-def _interval(mean: float, half: float) -> str:
-    return "-" if math.isnan(half) else f"{mean - half:.2f} to {mean + half:.2f}"
+def _interval(low_high: tuple[float, float] | None) -> str:
+    return "-" if low_high is None else "{:.2f} to {:.2f}".format(*low_high)
 
 
 def _bots_table(headings) -> Table:
@@ -157,7 +156,7 @@ def _print_duplicate(result: DuplicateResult) -> None:
         table.add_row(
             score.name,
             f"{score.mean:.2f}",
-            _interval(score.mean, score.half_width),
+            _interval(interval(score.mean, score.half_width)),
             str(score.hands),
             f"{score.seconds_per_move:.4f}",
         )
@@ -176,9 +175,9 @@ def _print_matches(result: MatchesResult) -> None:
             score.name,
             str(score.won),
             f"{score.won_share:.2f}",
-            _interval(score.won_share, score.won_half_width),
+            _interval(score.won_ci),
             f"{score.mean:.2f}",
-            _interval(score.mean, score.half_width),
+            _interval(interval(score.mean, score.half_width)),
             f"{score.seconds_per_move:.4f}",
         )
     console = Console()
@@ -203,7 +202,8 @@ def play_command(args: argparse.Namespace) -> None:
     after each hand the hand's points and the match score. The match ends the
     moment a seat reaches --target points (default 15), mid-hand too; one
     seat only can get there first (only a trick's winner scores), and it wins.
-    The same --seed gives the same deals, bots and hints.
+    The same --seed gives the same deals and first dealer; pimc and the hints
+    stop at their time limits, so what they choose may vary with the load.
     """
     game = TerminalGame(
         Console(highlight=False), sys.stdin.readline, seat=args.seat, bots=args.bots,
@@ -286,7 +286,7 @@ def register(add) -> None:
         help=f"points that win the match (default {DEFAULT_TARGET})",
     )  # fmt: skip
     play_parser.add_argument(
-        "--seed", type=int, help="random seed: deals, bots and hints (default: a new one, printed)"
+        "--seed", type=int, help="random seed for the deals (default: a new one, printed)"
     )
     play_parser.add_argument("--hints", action="store_true", help="show the hint at every turn")
     play_parser.add_argument(

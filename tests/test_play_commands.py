@@ -131,6 +131,11 @@ def test_matches_points_per_hand_and_shares_are_per_seed():
         assert score.mean == pytest.approx(sum(per_hand) / 3)
         assert score.won_share == pytest.approx(sum(shares) / 3)
         assert score.won_share == pytest.approx(score.won / score.matches)
+        if len(set(shares)) > 1:
+            low, high = score.won_ci
+            assert 0 <= low < score.won_share < high <= 1
+        else:  # no spread over the seeds: no interval
+            assert score.won_ci is None
 
 
 def test_a_low_target_ends_matches_mid_hand():
@@ -271,6 +276,15 @@ def test_the_output_shows_the_trick_as_it_forms_and_who_won_it():
     coins = f"{points} Coin{'' if points == 1 else 's'}"
     assert f"Trick 1: {cards} - {game.names[winner]} win" in text and f"it, {coins}." in text
     assert "Score random 0, you 0, greedy 0" in text  # seat order: seat 0 holds random
+    # at each of the user's turns: the match score and, in brackets, this hand's Coins
+    for hand in result.hands:
+        scores = [b - p for b, p in zip(hand.scores, hand.points)]
+        for position in list(hand.record.positions())[:-1]:
+            if position.to_move == 1:
+                line = ", ".join(f"{game.labels[s]} {scores[s] + position.taken[s]} "
+                                 f"({position.taken[s]})" for s in range(3))  # fmt: skip
+                trick = (48 - sum(h.bit_count() for h in position.hands)) // 3 + 1
+                assert f"Hand {hand.number}, trick {trick}. Score (this hand): {line}." in text
 
 
 def test_unknown_and_unheld_cards_are_rejected_and_asked_again():
@@ -328,7 +342,7 @@ def test_hint_ranks_the_users_cards_from_the_view(monkeypatch):
     assert game.hand_number == 1 and views[0].hands[1] == game.start.hands[1]
     assert views[1].moves[: len(views[0].moves) + 1] == views[0].moves + (game.played[0],)
     # the first table lists each card of the user's hand once
-    first = text.split("Your card: hint")[1].split("Hint:")[0]
+    first = text.split("Your card: hint")[1].split("mean: your points to come")[0]
     rows = [line.split()[0] for line in first.splitlines()[3:] if line.strip()]
     assert sorted(rows) == sorted(str(c) for c in cards_in(views[0].hands[1]))
     assert len(rows) == len(cards_in(views[0].hands[1])) == 16 - len(views[0].moves) // 3
