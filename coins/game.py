@@ -133,12 +133,7 @@ class TerminalGame(MatchObserver):
             self.say(Text.assemble(f"{self.names[played.seat]} plays ",
                                    render.card_text(played.card), "."))  # fmt: skip
         if played.winner is not None:
-            trick = played.before.trick + (played.card,)
-            leader = played.before.leader
-            cards = Text(", ").join(
-                Text.assemble(f"{self.names[(leader + i) % SEATS]} ", render.card_text(card))
-                for i, card in enumerate(trick)
-            )
+            cards = self._trick_text(played.before.leader, played.before.trick + (played.card,))
             coins = f"{played.points} Coin{'' if played.points == 1 else 's'}"
             verb = "win" if played.winner == self.seat else "wins"
             won = f"{self.names[played.winner]} {verb} it, {coins}."
@@ -189,10 +184,8 @@ class TerminalGame(MatchObserver):
         self.say(f"Hand {self.hand_number}, trick {len(self.moves) // 3 + 1}. "
                  f"Score (this hand): {scores}.")  # fmt: skip
         if position.trick:
-            self.say(Text.assemble("On the table: ", Text(", ").join(
-                Text.assemble(f"{self.names[(position.leader + i) % SEATS]} ", render.card_text(c))
-                for i, c in enumerate(position.trick)
-            ), "."))  # fmt: skip
+            table = self._trick_text(position.leader, position.trick)
+            self.say(Text.assemble("On the table: ", table, "."))
         else:
             self.say("You lead.")
         self.console.print(render.hand_table(position.hands[self.seat], "you"))
@@ -217,6 +210,13 @@ class TerminalGame(MatchObserver):
 
     def say(self, message: str | Text) -> None:
         self.console.print(message, highlight=False, markup=False)
+
+    def _trick_text(self, leader: int, cards: Sequence[Card]) -> Text:
+        """``seat 1 (greedy) 2S, you 4C``: who played each card, in play order."""
+        return Text(", ").join(
+            Text.assemble(f"{self.names[(leader + i) % SEATS]} ", render.card_text(card))
+            for i, card in enumerate(cards)
+        )
 
     def _scores(self, scores: Sequence[int]) -> str:
         """``you 5, greedy 3, pimc 7``: one number per seat, in seat order."""

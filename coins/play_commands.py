@@ -111,13 +111,13 @@ def match_command(args: argparse.Namespace) -> None:
     options = {"samples": args.pimc_samples, "time_limit": args.pimc_time_limit}
     if args.target is None:
         if args.matches is not None:
-            raise CoinsError("--matches counts whole matches: give the target score with --target T")
+            raise CoinsError("--matches counts whole matches: give their target with --target T")
         hands = 10 if args.hands is None else args.hands
         result = _with_progress(args, "hands", hands * 3, duplicate, args.seats, hands,
                                 args.seed, options=options)  # fmt: skip
     else:
         if args.hands is not None:
-            raise CoinsError("with --target, give the number of matches with --matches M, not --hands")
+            raise CoinsError("with --target, count matches with --matches M, not --hands")
         count = 10 if args.matches is None else args.matches
         result = _with_progress(args, "matches", count * 3, matches, args.seats, count,
                                 args.target, args.seed, options=options)  # fmt: skip

@@ -170,7 +170,8 @@ def test_match_target_table(capsys):
                "--matches", "2", "--seed", "4"], capsys)  # fmt: skip
     expected = matches(["greedy", "random", "random"], 2, 10, seed=4)
     assert "won" in out and "points/hand" in out
-    rows = [line.split() for line in out.splitlines() if line.split()[:1] in (["greedy"], ["random"])]
+    rows = [line.split() for line in out.splitlines()
+            if line.split()[:1] in (["greedy"], ["random"])]
     assert [int(row[1]) for row in rows] == [s.won for s in expected.scores]
     assert f"2 match seeds x 3 seatings = 6 matches to 10 points ({expected.hands} hands)" in out
 
@@ -181,8 +182,8 @@ def test_match_target_table(capsys):
         (["--target", "0"], "the target must be a whole number of points, at least 1, not 0"),
         (["--target", "-4"], "at least 1, not -4"),
         (["--target", "ten"], "argument --target: invalid int value: 'ten'"),
-        (["--target", "15", "--hands", "3"], "give the number of matches with --matches M"),
-        (["--matches", "3"], "give the target score with --target T"),
+        (["--target", "15", "--hands", "3"], "count matches with --matches M, not --hands"),
+        (["--matches", "3"], "give their target with --target T"),
         (["--target", "15", "--matches", "0"], "matches must be a positive whole number"),
     ],
 )
