@@ -1,10 +1,12 @@
-"""Solver benchmark: the leader's guaranteed value over a fixed, committed suite of deals.
+"""Solver benchmark: guaranteed values over a fixed, committed suite of deals.
 
-``python -m benchmarks.solver`` solves each position of ``suite_paranoid.txt``
-for seat 0 only, each with a fresh transposition table so no position helps
-another, prints per-size median, 90th percentile and max of seconds and nodes
-(nodes are stable on a noisy machine; seconds are not) and saves everything
-to ``results/solver.json``. Compile time is measured apart, in a child process
+``python -m benchmarks.solver`` solves each ending of ``suite_paranoid.txt``
+for seat 0 (the leader) and each full deal for all three seats, each position
+with a fresh transposition table so no position helps another, prints
+per-size median, 90th percentile and max of seconds and nodes (nodes are
+stable on a noisy machine; seconds are not), the node rate and the table's
+hit rate, and saves everything (with first-card cutoff rates) to
+``results/solver.json``. Compile time is measured apart, in a child process
 with an empty Numba cache. See benchmarks/README.md.
 """
 
@@ -28,6 +30,7 @@ from rich.progress import track
 from rich.table import Table
 
 from solver import Position, TranspositionTable, solve
+from solver.cards import SEATS
 from solver.paranoid import table_megabytes
 from solver.threads import DEFAULT_THREADS
 from solver.compiled import warm_up
@@ -36,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 SUITE = HERE / "suite_paranoid.txt"
 RESULTS = HERE / "results" / "solver.json"
 # cards per hand -> positions in the suite
-SUITE_SIZES = {6: 20, 8: 20, 10: 20, 12: 20, 16: 4}
+SUITE_SIZES = {6: 20, 8: 20, 10: 20, 12: 20, 14: 10, 16: 10}
 FULL_DEAL = 16
 QUICK_POSITIONS = 5
 QUICK_SIZES = (6, 8, 10)
@@ -74,21 +77,35 @@ def read_suite(path: Path = SUITE) -> dict[int, list[Position]]:
     return suite
 
 
-def run_position(position: Position, cap: float, threads: int = DEFAULT_THREADS) -> dict:
-    """Solve seat 0's guaranteed value with a fresh table (of the size ``solve``
-    would take for it), stopping after ``cap`` seconds."""
+def run_position(position: Position, cap: float, threads: int = DEFAULT_THREADS,
+                 seats: tuple[int, ...] = (0,)) -> dict:
+    """Solve the guaranteed values of ``seats`` with a fresh table (of the size
+    ``solve`` would take for it), stopping after ``cap`` seconds in all.
+
+    ``value`` and ``bounds`` are seat 0's; ``values`` and ``all_bounds`` every
+    seat's (None for a seat not asked). The table and cutoff figures profile
+    the search (``ParanoidSearch.counters``).
+    """
     result = solve(
-        position, seats=(0,), card_values=False, line=False, time_limit=cap,
+        position, seats=seats, card_values=False, line=False, time_limit=cap,
         table=TranspositionTable(table_megabytes(position.cards_per_hand)), threads=threads,
     )
+    stats = result.search_stats
     return {
         "position": str(position),
         "cards": position.cards_per_hand,
+        "seats": list(seats),
         "value": result.guaranteed[0],
         "bounds": list(result.bounds[0]),
+        "values": result.guaranteed,
+        "all_bounds": [None if b is None else list(b) for b in result.bounds],
         "exact": result.exact,
         "nodes": result.nodes,
         "seconds": round(result.seconds, 6),
+        "tt_probes": stats["tt_probes"],
+        "tt_hits": stats["tt_hits"],
+        "tt_decided": stats["tt_decided"],
+        "first_card_cutoffs": stats["first_card_cutoffs"],
     }
 
 
@@ -100,6 +117,7 @@ def summarize(records: list[dict]) -> dict:
     """
     seconds = np.array([r["seconds"] for r in records])
     nodes = np.array([r["nodes"] for r in records])
+    probes = sum(r.get("tt_probes", 0) for r in records)
 
     def spread(values):
         return {
@@ -114,7 +132,20 @@ def summarize(records: list[dict]) -> dict:
         "seconds": spread(seconds),
         "nodes": spread(nodes) | {"total": int(nodes.sum())},
         "nodes_per_second": float(nodes.sum() / max(seconds.sum(), 1e-9)),
+        # table probes that found an entry / whose bounds answered at once
+        "tt_hit_rate": round(sum(r.get("tt_hits", 0) for r in records) / probes, 4)
+        if probes else None,
+        "tt_decided_rate": round(sum(r.get("tt_decided", 0) for r in records) / probes, 4)
+        if probes else None,
+        # per side, the mean over positions of the share of cutoffs made by the first card
+        "first_card_cutoffs": {side: _mean_share(records, side) for side in ("pair", "seat")},
     }
+
+
+def _mean_share(records: list[dict], side: str) -> float | None:
+    shares = [r["first_card_cutoffs"][side] for r in records
+              if r.get("first_card_cutoffs", {}).get(side) is not None]
+    return round(float(np.mean(shares)), 4) if shares else None
 
 
 def cold_compile_seconds() -> float:
@@ -164,16 +195,27 @@ def summary_table(report: dict,
         title=title, box=box.SIMPLE,
         caption="cut: positions stopped by the cap (their figures are lower bounds)",
     )
+    profiled = _profiled(report)
     for heading in ("cards", "cut", "med s", "p90 s", "max s", "med nodes", "p90 nodes",
-                    "max nodes", "nodes/s"):
+                    "max nodes", "nodes/s") + (("hit %",) if profiled else ()):
         table.add_column(heading, justify="right")
     for cards, size in report["sizes"].items():
         table.add_row(
             f"{cards} x{size['positions']}", str(size["unfinished"]),
             *(f"{size['seconds'][k]:.3f}" for k in STATS),
             *(_si(size["nodes"][k]) for k in STATS), _si(size["nodes_per_second"]),
+            *((_percent(size.get("tt_hit_rate")),) if profiled else ()),
         )
     return table
+
+
+def _profiled(report: dict) -> bool:
+    """Whether the run recorded the search profile (the paranoid one does)."""
+    return any(size.get("tt_hit_rate") is not None for size in report["sizes"].values())
+
+
+def _percent(share: float | None) -> str:
+    return "-" if share is None else f"{100 * share:.1f}"
 
 
 def compile_line(report: dict) -> str:
@@ -192,13 +234,20 @@ def markdown(report: dict, caps: str | None = None) -> str:
     if caps is None:
         caps = (f"caps {report['options']['ending_cap']:g} s (endings), "
                 f"{report['options']['time_cap']:g} s (full deals)")
+    profiled = _profiled(report)
     head = ("cards", "positions", "unfinished", "median s", "p90 s", "max s",
             "median nodes", "p90 nodes", "max nodes", "nodes/s")
+    if profiled:
+        head += ("TT hit %", "TT decided %", "1st-card cutoffs % pair / seat")
     lines = ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
     for cards, size in report["sizes"].items():
         row = (cards, str(size["positions"]), str(size["unfinished"]),
                *(f"{size['seconds'][k]:.3f}" for k in STATS),
                *(f"{size['nodes'][k]:,.0f}" for k in STATS), f"{size['nodes_per_second']:,.0f}")
+        if profiled:
+            first = size["first_card_cutoffs"]
+            row += (_percent(size["tt_hit_rate"]), _percent(size["tt_decided_rate"]),
+                    f"{_percent(first['pair'])} / {_percent(first['seat'])}")
         lines.append("| " + " | ".join(row) + " |")
     lines += [
         "",
@@ -230,8 +279,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--sizes", help="cards per hand to run, e.g. 6,8,10 (default: all: "
                         + ",".join(map(str, SUITE_SIZES)) + "; with --quick: "
                         + ",".join(map(str, QUICK_SIZES)) + ")")
-    parser.add_argument("--time-cap", type=float, default=60.0, metavar="SEC",
-                        help="seconds allowed per full deal (default 60)")
+    parser.add_argument("--time-cap", type=float, default=120.0, metavar="SEC",
+                        help="seconds allowed per full deal, all three seats (default 120)")
     parser.add_argument("--ending-cap", type=float, default=30.0, metavar="SEC",
                         help="seconds allowed per ending of fewer cards (default 30)")
     parser.add_argument("--quick", action="store_true",
@@ -318,8 +367,9 @@ def main(argv: list[str] | None = None) -> dict | None:
     records = []
     for cards in args.sizes:
         positions = suite[cards][:QUICK_POSITIONS] if args.quick else suite[cards]
-        cap = args.time_cap if cards == FULL_DEAL else args.ending_cap
-        records += run_all(lambda p: run_position(p, cap, args.threads), positions,
+        # full deals: every seat's value, the question issue 5 asks; endings: seat 0's
+        cap, seats = (args.time_cap, SEATS) if cards == FULL_DEAL else (args.ending_cap, (0,))
+        records += run_all(lambda p: run_position(p, cap, args.threads, seats), positions,
                            f"{cards} cards", console)
     options = {"sizes": args.sizes, "quick": args.quick, "time_cap": args.time_cap,
                "ending_cap": args.ending_cap, "threads": args.threads}

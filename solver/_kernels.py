@@ -95,9 +95,11 @@ FALSE, TRUE, ABORTED = 0, 1, -1
 NO_TABLE, NO_EQUIVALENCE, PREFER_HIGH = 1, 2, 4  # PREFER_HIGH: a second thread's ordering
 
 # stats slots: nodes, table hits and stores, then cutoffs counted by
-# [searching seat or pair][cards already in the trick][first card or later]
+# [searching seat or pair][cards already in the trick][first card or later],
+# then the table's probes and the probes whose bounds decided the node
 STAT_NODES, STAT_TT_HITS, STAT_TT_STORES, STAT_CUTOFFS = 0, 1, 2, 3
-STAT_SIZE = STAT_CUTOFFS + 12
+STAT_TT_PROBES, STAT_TT_DECIDED = STAT_CUTOFFS + 12, STAT_CUTOFFS + 13
+STAT_SIZE = STAT_CUTOFFS + 14
 
 
 @njit
@@ -478,6 +480,7 @@ def paranoid_search(
                 key_a, key_b = relative_key(h0, h1, live, lead, seat)
                 index = _key_index(key_a, key_b, table_mask)
                 slot = _tt_find(tt, key_a, key_b, index, PARANOID_BUCKET)
+                stats[STAT_TT_PROBES] += 1
                 if slot < 0:
                     # take an empty entry, else the one with the fewest cards left
                     slot = index
@@ -489,10 +492,12 @@ def paranoid_search(
                     stats[STAT_TT_HITS] += 1
                     data = tt[slot, 2]
                     if _tt_low(data) >= target:
+                        stats[STAT_TT_DECIDED] += 1
                         result = TRUE
                         entering = False
                         continue
                     if _tt_high(data) < target:
+                        stats[STAT_TT_DECIDED] += 1
                         result = FALSE
                         entering = False
                         continue

@@ -56,6 +56,25 @@ class ParanoidSearch:
     def nodes(self) -> int:
         return int(sum(stats[k.STAT_NODES] for stats in self.stats))
 
+    def counters(self) -> dict:
+        """What the searches did, summed over threads (for profiling): nodes;
+        table probes, hits (an entry found) and decided (its bounds answered);
+        and per side the share of cutoffs made by the first card tried."""
+        total = np.sum(self.stats, axis=0)
+        cutoffs = total[k.STAT_CUTOFFS : k.STAT_CUTOFFS + 12].reshape(2, 3, 2)  # side, trick, later
+
+        def first_share(side: int) -> float | None:
+            made = int(cutoffs[side].sum())
+            return round(int(cutoffs[side, :, 0].sum()) / made, 4) if made else None
+
+        return {
+            "nodes": int(total[k.STAT_NODES]),
+            "tt_probes": int(total[k.STAT_TT_PROBES]),
+            "tt_hits": int(total[k.STAT_TT_HITS]),
+            "tt_decided": int(total[k.STAT_TT_DECIDED]),
+            "first_card_cutoffs": {"pair": first_share(0), "seat": first_share(1)},
+        }
+
     def wins_at_least(self, position: Position, seat: int, need: int) -> bool:
         """Can ``seat`` be sure of ``need`` more points from ``position``?"""
         trick = np.full(2, -1, dtype=np.int64)

@@ -35,7 +35,8 @@ class SolveResult:
     it). Max^n mode: ``equilibrium`` is the three seats' points when each
     plays for itself; ``card_results`` maps each card of the mover to the
     three seats' points after it; ``equilibrium_line`` is that play to the
-    end. When a budget cut the search short, ``exact`` is False, ``bounds[s]``
+    end. ``search_stats`` profiles the paranoid search (``ParanoidSearch.counters``).
+    When a budget cut the search short, ``exact`` is False, ``bounds[s]``
     is the proven interval ``(low, high)`` of each seat asked, and what was
     not proven is None or empty: never a guess.
     """
@@ -53,6 +54,7 @@ class SolveResult:
     exact: bool = True
     nodes: int = 0
     seconds: float = 0.0
+    search_stats: dict = field(default_factory=dict)
 
     @property
     def to_move(self) -> int:
@@ -138,6 +140,7 @@ def solve(
         )
         result.exact = answer.exact
         result.nodes = search.nodes
+        result.search_stats = search.counters()
     if mode in ("maxn", "both"):
         left_nodes = None if max_nodes is None else max_nodes - result.nodes
         left_time = None if deadline is None else deadline - time.perf_counter()

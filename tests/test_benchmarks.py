@@ -28,6 +28,13 @@ def test_summarize():
     assert summary["seconds"] == {"median": 5.5, "p90": pytest.approx(9.1), "max": 10.0}
     assert summary["nodes"]["total"] == 550 and summary["nodes"]["max"] == 100
     assert summary["nodes_per_second"] == pytest.approx(10.0)
+    assert summary["tt_hit_rate"] is None and summary["first_card_cutoffs"]["pair"] is None
+    profiled = [r | {"tt_probes": 10, "tt_hits": 4, "tt_decided": 2,
+                     "first_card_cutoffs": {"pair": 0.5, "seat": None if i > 1 else 0.9}}
+                for i, r in enumerate(records)]
+    summary = bench.summarize(profiled)
+    assert summary["tt_hit_rate"] == 0.4 and summary["tt_decided_rate"] == 0.2
+    assert summary["first_card_cutoffs"] == {"pair": 0.5, "seat": 0.9}
 
 
 def test_quick_run_saves_what_it_solved(tmp_path, capsys):
@@ -40,7 +47,18 @@ def test_quick_run_saves_what_it_solved(tmp_path, capsys):
     for record in report["positions"]:
         assert record["exact"]
         assert record["value"] == solve(record["position"], seats=(0,)).guaranteed[0]
+        assert record["values"] == [record["value"], None, None] and record["seats"] == [0]
+        assert record["tt_decided"] <= record["tt_hits"] <= record["tt_probes"] <= record["nodes"]
     assert "med s" in capsys.readouterr().out
+
+
+def test_full_deal_records_carry_every_seat():
+    # full deals are solved for all three seats: the same record shape on a small ending
+    position = bench.read_suite()[6][1]
+    record = bench.run_position(position, 10.0, 1, seats=(0, 1, 2))
+    assert record["values"] == solve(position, card_values=False, line=False).guaranteed
+    assert record["all_bounds"] == [[v, v] for v in record["values"]]
+    assert record["value"] == record["values"][0] and record["exact"]
 
 
 @pytest.mark.parametrize("sizes", ["7", "6,x"])

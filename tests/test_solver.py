@@ -430,3 +430,19 @@ def test_cached_kernels_in_fresh_processes():
     assert first[-1]["plain_python"] is False
     for text, got in zip(positions, first):
         assert got["g"] == solve(text).guaranteed
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_search_stats_profile_the_search(threads):
+    position = Position.random(8002, 8, 0)
+    result = solve(position, (0,), card_values=False, line=False, threads=threads,
+                   table=TranspositionTable(16))
+    stats = result.search_stats
+    assert stats["nodes"] == result.nodes > 0
+    assert 0 < stats["tt_decided"] <= stats["tt_hits"] <= stats["tt_probes"] < result.nodes
+    for share in stats["first_card_cutoffs"].values():
+        assert 0 < share <= 1
+    # without a table nothing is probed
+    bare = solve(position, (0,), card_values=False, line=False, use_table=False, threads=threads)
+    assert bare.search_stats["tt_probes"] == bare.search_stats["tt_hits"] == 0
+    assert bare.guaranteed == result.guaranteed
