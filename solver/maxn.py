@@ -21,7 +21,7 @@ from .cards import SUIT_MASKS, Card, cards_in
 from .errors import CoinsError
 from .position import Position
 from .table import TranspositionTable
-from .threads import DEFAULT_THREADS, helper_pool
+from .threads import DEFAULT_THREADS, run_searches
 
 
 
@@ -138,8 +138,7 @@ class _MaxnSearch:
             return n
 
         try:
-            helpers = [helper_pool().submit(search, t) for t in range(1, self.threads)]
-            counts = [search(0)] + [helper.result() for helper in helpers]
+            counts = run_searches(search, self.threads, stop)
         finally:
             if timer is not None:
                 timer.cancel()

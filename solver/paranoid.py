@@ -20,7 +20,7 @@ from .cards import SEATS, Card
 from .errors import CoinsError
 from .position import Position
 from .table import TranspositionTable
-from .threads import helper_pool
+from .threads import run_searches
 
 
 
@@ -105,10 +105,11 @@ class ParanoidSearch:
                 stop[0] = 1
             return outcome
 
-        helpers = [helper_pool().submit(run, t) for t in range(1, self.threads)]
-        outcomes = [run(0)] + [helper.result() for helper in helpers]
-        if timer is not None:
-            timer.cancel()
+        try:
+            outcomes = run_searches(run, self.threads, stop)
+        finally:
+            if timer is not None:
+                timer.cancel()
         answers = [o for o in outcomes if o != k.ABORTED]
         if not answers:
             raise BudgetExhausted

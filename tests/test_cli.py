@@ -6,8 +6,10 @@ and the solver's own values are checked against the naive twin elsewhere.
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from solver import Position, solve
 from solver.maxn import solve_maxn
 
 REPO = Path(__file__).resolve().parents[1]
+FULL_DEAL = "982.J8732.K95.AJ542 KNJ7543.96.AN874.96 A6.AKN54.J632.KN873 0 -"  # RULES.md
 # a 6-card ending whose card values differ (some cards lose a point)
 ENDING = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"
 # mid-trick, with points taken: seat 2 to move
@@ -174,3 +177,25 @@ def test_solve_mode_gives_the_equilibrium(capsys, mode):
     assert ("guaranteed" in got) == (mode == "both")
     _, text, _ = run(capsys, "solve", ENDING, "--mode", mode)
     assert "Equilibrium line" in text and "max^n" in text
+
+
+@pytest.mark.parametrize("mode", ["paranoid", "maxn"])
+def test_ctrl_c_stops_a_long_solve_at_once(mode):
+    """A full deal takes minutes; Ctrl-C must stop the compiled search within
+    moments (it holds its thread), with one line and status 130."""
+    script = (
+        "import sys; from solver.compiled import warm_up; from coins.cli import main; warm_up(); "
+        "print('searching', flush=True); "
+        f"sys.exit(main(['solve', '--mode', '{mode}', {FULL_DEAL!r}]))"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    assert process.stdout.readline() == "searching\n"
+    time.sleep(1.0)
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert time.monotonic() - sent < 10
+    assert process.returncode == 130 and stderr == "coins: interrupted\n"
