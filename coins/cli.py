@@ -11,8 +11,10 @@ import argparse
 import inspect
 import json
 import sys
+from contextlib import contextmanager
 
 from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from solver import CoinsError, Position, solve
 
@@ -42,11 +44,29 @@ def solve_command(args: argparse.Namespace) -> None:
     position = Position.parse(" ".join(args.position))
     compile_notice()
     seats = (0, 1, 2) if args.seat is None else (args.seat,)
-    result = solve(position, seats, args.max_nodes, args.time_limit, mode=args.mode)
+    with search_status() as progress:
+        result = solve(position, seats, args.max_nodes, args.time_limit, mode=args.mode,
+                       progress=progress)  # fmt: skip
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         Console().print(render.solve_report(result))
+
+
+@contextmanager
+def search_status():
+    """A ``progress`` callback for ``solve`` that keeps a live status line on
+    stderr (what is being proven, seconds so far) while a long solve runs, or
+    None when stderr is not a terminal (scripts and pipes see nothing extra)."""
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+               TextColumn("[dim]Ctrl-C stops"))  # fmt: skip
+    with Progress(*columns, console=console, transient=True) as status:
+        task = status.add_task("solving", total=None)
+        yield lambda message: status.update(task, description=message)
 
 
 def deal_command(args: argparse.Namespace) -> None:

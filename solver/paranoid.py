@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -43,8 +44,10 @@ class ParanoidSearch:
         deadline: float | None,
         options: int = 0,
         threads: int = 1,
+        progress: Callable[[str], None] | None = None,
     ):
         self.table = table
+        self.progress = progress
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.options = options
@@ -115,6 +118,11 @@ class ParanoidSearch:
             raise BudgetExhausted
         return answers[0] == k.TRUE
 
+    def tell(self, message: str) -> None:
+        """Pass what the search is about to do to the ``progress`` callback, if any."""
+        if self.progress is not None:
+            self.progress(message)
+
     def value(self, position: Position, seat: int, bounds: list[int], first_test: int = 2) -> int:
         """Narrow ``bounds`` ([low, high], updated in place) to the exact value.
 
@@ -126,6 +134,7 @@ class ParanoidSearch:
         need = first_test
         while bounds[0] < bounds[1]:
             need = min(max(need, bounds[0] + 1), bounds[1])
+            self.tell(f"seat {seat}: {bounds[0]}-{bounds[1]} points, can it be sure of {need}?")
             if self.wins_at_least(position, seat, need):
                 bounds[0] = need
                 need += 1
@@ -210,11 +219,14 @@ def _card_values(search: ParanoidSearch, position: Position, mover: int, best: i
     hand = position.hands[mover]
     by_representative: dict[int, int] = {}
     values = {}
-    for card in position.legal_cards():
+    cards = position.legal_cards()
+    for done, card in enumerate(cards):
         representative = int(k.representative_of(card, hand, live))
         if representative not in by_representative:
             child = position.play(representative)
             gained = _points_to(position, child, mover)
+            if best > gained:
+                search.tell(f"seat {mover}'s card values: {card} ({done + 1} of {len(cards)})")
             by_representative[representative] = gained + search.value(
                 child, mover, [0, max(best - gained, 0)]
             )
@@ -225,6 +237,7 @@ def _card_values(search: ParanoidSearch, position: Position, mover: int, best: i
 def _optimal_line(search: ParanoidSearch, position: Position, seat: int, value: int) -> list[Card]:
     """One line to the end: ``seat`` keeps its value, the others hold it there."""
     line = []
+    search.tell(f"an optimal line for seat {seat}")
     while not position.is_terminal:
         mover = position.to_move
         for card in position.legal_cards():

@@ -7,6 +7,7 @@ time budget between the modes, and returns a ``SolveResult``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -94,6 +95,7 @@ def solve(
     use_table: bool = True,
     equivalence: bool = True,
     threads: int = DEFAULT_THREADS,
+    progress: Callable[[str], None] | None = None,
 ) -> SolveResult:
     """Solve ``position`` open-handed.
 
@@ -110,6 +112,8 @@ def solve(
     paranoid one sized for the position);
     ``use_table`` and ``equivalence`` turn those speed-ups off, for tests and
     measurements; ``threads`` runs each search on that many threads at once.
+    ``progress``, if given, is called with a line of text each time the search
+    starts a new question (for a status line during a long solve).
     """
     if isinstance(position, str):
         position = Position.parse(position)
@@ -131,7 +135,7 @@ def solve(
     if mode in ("paranoid", "both"):
         options = (0 if use_table else k.NO_TABLE) | (0 if equivalence else k.NO_EQUIVALENCE)
         search = ParanoidSearch(
-            table or default_table(position), max_nodes, deadline, options, threads
+            table or default_table(position), max_nodes, deadline, options, threads, progress
         )
         answer = solve_paranoid(search, position, seats, card_values, line)
         result.guaranteed, result.bounds = answer.guaranteed, answer.bounds
@@ -147,6 +151,8 @@ def solve(
         if (left_nodes is not None and left_nodes <= 0) or (left_time is not None and left_time <= 0):
             result.exact = False
         else:
+            if progress is not None:
+                progress("the equilibrium (max^n)")
             maxn = solve_maxn(
                 position, left_nodes, left_time, card_values, line,
                 table=maxn_table, use_table=use_table, equivalence=equivalence, threads=threads,

@@ -446,3 +446,18 @@ def test_search_stats_profile_the_search(threads):
     bare = solve(position, (0,), card_values=False, line=False, use_table=False, threads=threads)
     assert bare.search_stats["tt_probes"] == bare.search_stats["tt_hits"] == 0
     assert bare.guaranteed == result.guaranteed
+
+
+def test_progress_tells_each_question_in_order():
+    position = Position.random(1004, 8, 0)  # values 2, 0, 1
+    told = []
+    result = solve(position, progress=told.append, table=TranspositionTable(8))
+    assert result.guaranteed == solve(position, table=TranspositionTable(8)).guaranteed
+    values_part = next(i for i, m in enumerate(told) if "card values" in m)
+    for seat in range(3):
+        questions = [m for m in told[:values_part] if m.startswith(f"seat {seat}: ")]
+        assert questions[0] == f"seat {seat}: 0-{position.coins_left} points, can it be sure of 2?"
+        # the last question asked of a seat brackets its value
+        low, high = map(int, questions[-1].split(": ")[1].split(" ")[0].split("-"))
+        assert low <= result.guaranteed[seat] <= high
+    assert told[-1] == f"an optimal line for seat {position.to_move}"
