@@ -17,9 +17,17 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   determinised Monte Carlo search (sampled deals, open-hand values).
 - ``analysis.bots``: ``random_bot``, ``greedy_bot`` and ``PimcBot``, players
   for ``solver.match`` that use only what their seat sees.
+- ``duplicate(bots, hands, seed)`` / ``matches(bots, count, target, seed)``: bots
+  against each other, seats rotated and deals repeated, with 95% intervals.
+- ``run_batch(items, out, options)``: many positions solved on several
+  processes (or a Dask cluster), appended as JSON lines, resumable;
+  ``StudySpec``, ``study_lines`` and ``aggregate`` make and summarise
+  constrained random endings (``coins study``).
 """
 
 from ._common import runs as equivalent_cards
+from .arena import duplicate, matches
+from .batch import BatchError, BatchOptions, BatchSummary, run_batch
 from .graph import (
     NO_GRAPHVIZ,
     GraphTooLarge,
@@ -31,11 +39,15 @@ from .graph import (
 from .hint import Hint, HintEntry, hint
 from .report import MAIN_LINE, Analysis, CardReport, Decision, analyze
 from .reviews import MoveReview, Review, SeatSummary, review
+from .study import StudySpec, StudyStats, aggregate, study_lines
 
 __all__ = [
     "MAIN_LINE",
     "NO_GRAPHVIZ",
     "Analysis",
+    "BatchError",
+    "BatchOptions",
+    "BatchSummary",
     "CardReport",
     "Decision",
     "GraphTooLarge",
@@ -45,11 +57,18 @@ __all__ = [
     "MoveReview",
     "Review",
     "SeatSummary",
+    "StudySpec",
+    "StudyStats",
+    "aggregate",
     "analyze",
     "decision_graph",
+    "duplicate",
     "equivalent_cards",
     "hint",
+    "matches",
     "review",
+    "run_batch",
+    "study_lines",
     "to_dot",
     "write_graph",
 ]
