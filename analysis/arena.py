@@ -69,19 +69,26 @@ class DuplicateResult:
 
 
 class _Timed:
-    """A player that counts its moves and seconds."""
+    """A player that counts its moves and seconds (and is shown the record when
+    the player it wraps reads one)."""
 
     def __init__(self, player):
         self.choose_fn = getattr(player, "choose", player)
+        if hasattr(player, "choose_record"):
+            self.choose_record = self._timing(player.choose_record)
+        self.choose = self._timing(self.choose_fn)
         self.moves = 0
         self.seconds = 0.0
 
-    def choose(self, position, seat, rng):
-        start = time.perf_counter()
-        card = self.choose_fn(position, seat, rng)
-        self.seconds += time.perf_counter() - start
-        self.moves += 1
-        return card
+    def _timing(self, choose):
+        def timed(shown, seat, rng):
+            start = time.perf_counter()
+            card = choose(shown, seat, rng)
+            self.seconds += time.perf_counter() - start
+            self.moves += 1
+            return card
+
+        return timed
 
 
 def duplicate(
@@ -91,16 +98,22 @@ def duplicate(
     *,
     options: dict | None = None,
     progress: Callable[[int, int], None] | None = None,
+    players: Sequence | None = None,
 ) -> DuplicateResult:
     """Play ``deals`` deals, each once per rotation of the three ``bots`` (names:
-    random, greedy, pimc; ``options`` go to pimc). ``progress(done, total)`` is
-    called after each hand."""
+    random, greedy, pimc; ``options`` go to pimc). ``players``: three players
+    of your own instead, ``bots`` then only their labels (to compare variants
+    of one bot). ``progress(done, total)`` is called after each hand."""
     if len(bots) != 3:
         raise CoinsError(f"a game of Coins has three seats: give three bots, not {len(bots)}")
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise CoinsError(f"the number of deals must be a positive whole number, not {deals!r}")
     seed = random.randrange(2**32) if seed is None else seed
-    players = [_Timed(make_bot(name, **(options or {}) if name == "pimc" else {})) for name in bots]
+    if players is None:
+        players = [make_bot(name, **(options or {}) if name == "pimc" else {}) for name in bots]
+    elif len(players) != 3:
+        raise CoinsError(f"a game of Coins has three seats: give three players, not {len(players)}")
+    players = [_Timed(player) for player in players]
     master = random.Random(seed)
     per_deal = [[] for _ in bots]
     start = time.perf_counter()

@@ -38,6 +38,7 @@ many of the same deals are used.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -50,12 +51,18 @@ from solver.maxn import solve_maxn
 from solver.record import Record
 from solver.sampling import ViewSampler, resample_position
 
-from .playout import playout
+from .inference import DEFAULT_TREMBLE, deal_weights, hidden_plays
+from .playout import play_until
 
 MODES = ("maxn", "paranoid")
+SAMPLERS = ("uniform", "weighted")
+DEFAULT_SAMPLER = "uniform"
+DEFAULT_HORIZON = 5
+POOL_FACTOR = 10  # weighted sampling: uniform deals weighted per deal drawn
+POOL_MIN = 100
 DEFAULT_SAMPLES = 30
 DEFAULT_TIME_LIMIT = 1.0
-DEFAULT_ROLLOUTS = 8
+DEFAULT_ROLLOUTS = 1
 DEFAULT_EPSILON = 0.1
 EXACT_CARDS = {"maxn": 6, "paranoid": 8}
 
@@ -83,10 +90,14 @@ class HintEntry:
 class Hint(list):
     """The entries of a hint, best first (a list), with how they were found:
     ``seat``, ``samples`` (deals evaluated), ``exact`` (how many of them exactly),
-    ``mode``, ``seconds``."""
+    ``mode``, ``sampler``, ``effective`` (the effective sample size of the
+    weighted deals: ``samples`` when every deal weighs the same), ``seconds``."""
 
-    def __init__(self, entries, *, seat, samples, exact, mode, seconds):
+    def __init__(self, entries, *, seat, samples, exact, mode, seconds, sampler="uniform",
+                 effective=None):
         super().__init__(entries)
+        self.sampler = sampler
+        self.effective = samples if effective is None else effective
         self.seat = seat
         self.samples = samples
         self.exact = exact
@@ -101,7 +112,9 @@ class Hint(list):
         return {
             "seat": self.seat,
             "mode": self.mode,
+            "sampler": self.sampler,
             "samples": self.samples,
+            "effective_samples": round(self.effective, 3),
             "exact_samples": self.exact,
             "seconds": round(self.seconds, 6),
             "cards": [entry.to_json() for entry in self],
@@ -115,11 +128,14 @@ def hint(
     seed: int | None = None,
     mode: str = "maxn",
     *,
+    sampler: str = DEFAULT_SAMPLER,
     rng: random.Random | None = None,
     deals: Iterable[Position | str] | None = None,
     rollouts: int = DEFAULT_ROLLOUTS,
     epsilon: float = DEFAULT_EPSILON,
     exact_cards: int | None = None,
+    horizon: int = DEFAULT_HORIZON,
+    tremble: float = DEFAULT_TREMBLE,
     threads: int = 2,
 ) -> Hint:
     """Ranked cards for the seat to move, from what it sees.
@@ -127,17 +143,23 @@ def hint(
     ``view``: a record with the other hands hidden (``?``), as text or a
     ``Record``; a full record is read as the mover's view of it; a full
     ``Position`` as what its mover sees there (the other two hands are dealt
-    again from their union in each sample). ``deals`` replaces sampling with
-    the given full positions (the view is then not needed: pass None).
-    ``samples`` / ``time_limit``: the budget (defaults 30 deals, 1 s; pass
-    ``time_limit=0`` for no time limit, which makes the result depend only on
-    the seed and the sample count). ``seed`` or ``rng``: the random stream.
-    ``mode``: ``"maxn"`` (own points when everyone plays for themselves) or
-    ``"paranoid"`` (guaranteed points) for the exact evaluation; see the module
-    docstring for rollouts, ``rollouts``, ``epsilon`` and ``exact_cards``.
+    again from their union in each sample; with no record of play there is
+    nothing to weight, so ``sampler`` does not matter). ``deals`` replaces
+    sampling with the given full positions (the view is then not needed:
+    pass None). ``samples`` / ``time_limit``: the budget (defaults 30 deals,
+    1 s; pass ``time_limit=0`` for no time limit, which makes the result
+    depend only on the seed and the sample count). ``seed`` or ``rng``: the
+    random stream. ``mode``: ``"maxn"`` (own points when everyone plays for
+    themselves) or ``"paranoid"`` (guaranteed points) for the exact
+    evaluation. ``sampler``: ``"uniform"`` or ``"weighted"`` (by the
+    likelihood of the opponents' plays, ``tremble`` the model's noise). See
+    the module docstring for ``rollouts``, ``epsilon``, ``horizon`` and
+    ``exact_cards``.
     """
     if mode not in MODES:
         raise CoinsError(f'mode "{mode}" is not a hint mode: use maxn or paranoid')
+    if sampler not in SAMPLERS:
+        raise CoinsError(f'sampler "{sampler}" is not a sampler: use uniform or weighted')
     samples = DEFAULT_SAMPLES if samples is None else samples
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise CoinsError(f"samples must be a positive whole number, not {samples!r}")
@@ -146,6 +168,10 @@ def hint(
         raise CoinsError(f"time_limit must be seconds (0 for none), not {time_limit!r}")
     if not isinstance(rollouts, int) or rollouts < 1:
         raise CoinsError(f"rollouts must be a positive whole number, not {rollouts!r}")
+    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
+        raise CoinsError(f"horizon must be a whole number of cards, not {horizon!r}")
+    if not 0 < tremble <= 1:
+        raise CoinsError(f"tremble must be a probability above 0, not {tremble!r}")
     exact_cards = EXACT_CARDS[mode] if exact_cards is None else exact_cards
     if rng is not None and seed is not None:
         raise CoinsError("give rng or seed, not both")
@@ -153,41 +179,74 @@ def hint(
 
     start = time.perf_counter()
     deadline = start + time_limit if time_limit else None
-    draw, mover = _deal_source(view, deals)
-    values: dict[Card, list[float]] = {}
-    best_counts: dict[Card, int] = {}
-    done = exact_done = 0
+    source = _deal_source(view, deals, sampler, samples, tremble, master)
+    evaluated: dict[object, dict[Card, float]] = {}
+    weights: dict[object, int] = {}
+    drawn = exact_done = 0
     for i in range(samples):
         sample_rng = random.Random(master.getrandbits(64))
-        if i > 0 and deadline is not None and time.perf_counter() >= deadline:
+        key = source.key(i, sample_rng)
+        if key is None:
             break
-        position = draw(i, sample_rng)
-        if position is None:
-            break
-        left = None
-        if i > 0 and deadline is not None:
-            left = deadline - time.perf_counter()
-        found = _evaluate(position, mode, exact_cards, rollouts, epsilon, sample_rng, left, threads)
-        if found is None:  # an exact search ran out of time
-            break
-        by_card, exact = found
-        done += 1
-        exact_done += exact
-        top = max(by_card.values())
-        for card, value in by_card.items():
-            values.setdefault(card, []).append(value)
-            best_counts[card] = best_counts.get(card, 0) + (value == top)
-    entries = [
-        HintEntry(card, _mean(v), _stderr(v), best_counts[card] / done)
-        for card, v in values.items()
-    ]
-    entries.sort(key=lambda e: (-e.mean, -e.best_rate, e.card))
-    return Hint(entries, seat=mover, samples=done, exact=exact_done, mode=mode,
+        if key not in evaluated:
+            if i > 0 and deadline is not None and time.perf_counter() >= deadline:
+                break
+            left = None
+            if i > 0 and deadline is not None:
+                left = deadline - time.perf_counter()
+            found = _evaluate(source.position(key), mode, exact_cards, horizon, rollouts,
+                              epsilon, sample_rng, left, threads)  # fmt: skip
+            if found is None:  # an exact search ran out of time
+                break
+            evaluated[key], exact = found
+            exact_done += exact
+        weights[key] = weights.get(key, 0) + 1
+        drawn += 1
+    keys = list(evaluated)
+    entries, effective = aggregate([evaluated[k] for k in keys], [weights[k] for k in keys])
+    return Hint(entries, seat=source.mover, samples=drawn, exact=exact_done, mode=mode,
+                sampler=sampler, effective=effective,
                 seconds=time.perf_counter() - start)  # fmt: skip
 
 
-def _deal_source(view, deals):
-    """(draw(i, rng) -> full Position or None when there are no more, mover)."""
+def aggregate(values: list[dict[Card, float]], weights: list[float]) -> tuple[list[HintEntry], float]:
+    """Hint entries (best first) from each deal's card values and the deal's
+    weight, and the effective sample size ``(sum w)^2 / sum w^2``.
+
+    The mean is weighted; the standard error is the weighted spread over the
+    effective sample size (with equal weights: the usual ``s / sqrt(n)``); the
+    best rate is the weighted share of deals where the card was best.
+    """
+    total = sum(weights)
+    if not values or total <= 0:
+        raise CoinsError("no deal with a positive weight to aggregate")
+    effective = total * total / sum(w * w for w in weights)
+    entries = []
+    for card in values[0]:
+        vs = [v[card] for v in values]
+        mean = sum(w * v for w, v in zip(weights, vs)) / total
+        stderr = 0.0
+        if effective > 1 + 1e-9:
+            spread = sum(w * (v - mean) ** 2 for w, v in zip(weights, vs)) / total
+            stderr = math.sqrt(spread * effective / (effective - 1) / effective)
+        best = sum(w for w, v in zip(weights, values) if v[card] == max(v.values()))
+        entries.append(HintEntry(card, mean, stderr, best / total))
+    entries.sort(key=lambda e: (-e.mean, -e.best_rate, e.card))
+    return entries, effective
+
+
+class _Deals:
+    """Where a hint's deals come from: ``key(i, rng)`` names the ``i``-th deal
+    drawn (None when there are no more; equal keys, the same deal, evaluated
+    once and counted again), ``position(key)`` is that deal's position."""
+
+    def __init__(self, mover, key, position):
+        self.mover = mover
+        self.key = key
+        self.position = position
+
+
+def _deal_source(view, deals, sampler, samples, tremble, master) -> _Deals:
     if deals is not None:
         positions = [Position.parse(d) if isinstance(d, str) else d for d in deals]
         if not positions:
@@ -195,12 +254,13 @@ def _deal_source(view, deals):
         movers = {p.to_move for p in positions}
         if len(movers) != 1 or any(p.is_terminal for p in positions):
             raise CoinsError("the given deals must all have the same seat to move, hand not over")
-        return (lambda i, rng: positions[i] if i < len(positions) else None), movers.pop()
+        return _Deals(movers.pop(), lambda i, rng: i if i < len(positions) else None,
+                      positions.__getitem__)  # fmt: skip
     if isinstance(view, Position):
         if view.is_terminal:
             raise CoinsError("the hand is over: there is no card to hint")
         seat = view.to_move
-        return (lambda i, rng: resample_position(view, seat, rng)), seat
+        return _fresh(seat, lambda rng: resample_position(view, seat, rng))
     if isinstance(view, str):
         view = Record.parse(view)
     if not isinstance(view, Record):
@@ -213,10 +273,33 @@ def _deal_source(view, deals):
     if sum(view.hand_sizes) == len(view.moves):
         raise CoinsError("the hand is over: there is no card to hint")
     source = ViewSampler(view)
-    return (lambda i, rng: source.sample(rng).position), mover
+    if sampler == "uniform" or not hidden_plays(view):
+        return _fresh(mover, lambda rng: source.sample(rng).position)
+    # importance resampling: a pool of uniform deals weighted by the likelihood
+    # of the opponents' plays; each draw picks one of them by weight
+    pool_rng = random.Random(master.getrandbits(64))
+    pool = [source.sample_hands(pool_rng) for _ in range(max(POOL_MIN, POOL_FACTOR * samples))]
+    cumulative = list(itertools.accumulate(deal_weights(view, pool, tremble)))
+    indices = range(len(pool))
+
+    def key(i, rng):
+        return rng.choices(indices, cum_weights=cumulative)[0]
+
+    return _Deals(mover, key, lambda j: source.deal(pool[j]).position)
 
 
-def _evaluate(position, mode, exact_cards, rollouts, epsilon, rng, left, threads):
+def _fresh(mover, draw) -> _Deals:
+    """Every draw a new deal from ``draw(rng)``."""
+    drawn = {}
+
+    def key(i, rng):
+        drawn[i] = draw(rng)
+        return i
+
+    return _Deals(mover, key, drawn.pop)
+
+
+def _evaluate(position, mode, exact_cards, horizon, rollouts, epsilon, rng, left, threads):
     """({card: the mover's value}, 1 if exact else 0), or None if out of time."""
     mover = position.to_move
     if position.cards_per_hand <= exact_cards:
@@ -230,25 +313,37 @@ def _evaluate(position, mode, exact_cards, rollouts, epsilon, rng, left, threads
         if not result.exact:
             return None
         return {c: float(v) for c, v in result.card_values.items()}, 1
+    deadline = None if left is None else time.perf_counter() + left
     values = {}
     for card in position.legal_cards():
         after = position.play(card)
         total = 0
         for _ in range(rollouts):
-            total += playout(after.hands, after.leader, after.trick, rng, epsilon)[mover]
+            hands, leader, trick, points = play_until(after.hands, after.leader, after.trick,
+                                                      rng, epsilon, horizon)  # fmt: skip
+            rest = _exact_value(Position(tuple(hands), leader, tuple(trick)), mover, mode,
+                                deadline, threads)  # fmt: skip
+            if rest is None:
+                return None
+            total += points[mover] + rest
         # points of a trick the card completed are in after.taken, not in the playout
         values[card] = total / rollouts + (after.taken[mover] - position.taken[mover])
     return values, 0
 
 
-def _mean(values: list[float]) -> float:
-    return sum(values) / len(values)
-
-
-def _stderr(values: list[float]) -> float:
-    n = len(values)
-    if n < 2:
-        return 0.0
-    mean = _mean(values)
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return math.sqrt(variance / n)
+def _exact_value(position: Position, seat: int, mode: str, deadline, threads) -> float | None:
+    """Seat's points from ``position`` on (max^n or guaranteed), None if out of time."""
+    if position.is_terminal or position.coins_left == 0:
+        return 0
+    left = None
+    if deadline is not None:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return None
+    if mode == "maxn":
+        result = solve_maxn(position, time_limit=left, card_results=False, line=False,
+                            threads=threads)  # fmt: skip
+        return result.equilibrium[seat] if result.exact else None
+    result = solve(position, (seat,), time_limit=left, card_values=False, line=False,
+                   threads=threads)  # fmt: skip
+    return result.guaranteed[seat] if result.exact else None

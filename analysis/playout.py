@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 
-from solver.cards import COINS, COINS_MASK, RANKS_PER_SUIT, SEATS
+from solver.cards import COINS, COINS_MASK, RANKS_PER_SUIT, SEATS, popcount
 
 _RANK_FIRST = sorted(range(48), key=lambda c: (c % RANKS_PER_SUIT, c))  # low rank first
 
@@ -91,21 +91,32 @@ def playout(hands, leader: int, trick, rng: random.Random, epsilon: float = 0.0)
     """Points each seat wins from here to the end of the hand (the current trick
     included) when every seat plays ``greedy_card``, or with probability
     ``epsilon`` a random card."""
+    return play_until(hands, leader, trick, rng, epsilon, 0)[3]
+
+
+def play_until(hands, leader: int, trick, rng: random.Random, epsilon: float,
+               cards_left: int) -> tuple[list[int], int, list[int], list[int]]:
+    """Play as ``playout`` does until no hand holds more than ``cards_left``
+    cards (at once if none does; else that is at the start of a trick);
+    returns the hands, the leader and the trick reached, and the points each
+    seat won on the way."""
     hands = list(hands)
     trick = list(trick)
     points = [0, 0, 0]
+    check = True  # hand sizes only drop to the limit when a trick is complete
     while True:
+        if check and max(map(popcount, hands)) <= cards_left:
+            return hands, leader, trick, points
         seat = (leader + len(trick)) % SEATS
         hand = hands[seat]
-        if not hand:
-            return points
         if epsilon and rng.random() < epsilon:
             card = random_card(hand, rng)
         else:
             card = greedy_card(hand, trick)
         hands[seat] = hand & ~(1 << card)
         trick.append(card)
-        if len(trick) == SEATS:
+        check = len(trick) == SEATS
+        if check:
             leader = (leader + winner_index(*trick)) % SEATS
             points[leader] += coins_of(trick)
             trick = []
