@@ -87,8 +87,8 @@ def measure_evaluation(cards: int, views: int, deals: int) -> list[dict]:
     return out
 
 
-def measure_agreement(sizes, views: int, samples: int) -> list[dict]:
-    lineups = {"greedy": [greedy_bot] * 3, "pimc": [PimcBot(time_limit=0)] * 3}
+def measure_agreement(sizes, views: int, samples: int, pimc_samples: int) -> list[dict]:
+    lineups = {"greedy": [greedy_bot] * 3, "pimc": [PimcBot(pimc_samples, 0)] * 3}
     out = []
     for who, players in lineups.items():
         for cards in sizes:
@@ -129,7 +129,8 @@ def main(argv: list[str] | None = None) -> dict:
                   f"of {row['deals']} deals, regret {row['mean_regret']:.3f}, "
                   f"median {row['median_s']:.4f} s a deal", flush=True)  # fmt: skip
     if "agreement" in args.parts:
-        report["agreement"] = measure_agreement(args.agree_sizes, args.agree_views, args.samples)
+        report["agreement"] = measure_agreement(args.agree_sizes, args.agree_views, args.samples,
+                                                args.pimc_samples)
         for row in report["agreement"]:
             print(f"played by {row['played_by']}, {row['cards']} cards: open-hand best card "
                   + ", ".join(f"{s} {row[s]:.0%}" for s in SAMPLERS)

@@ -5,7 +5,7 @@ per rotation of the bots round the table, ``analysis.arena.duplicate``) for
 two line-ups, ``pimc greedy random`` and ``pimc greedy greedy``, and times
 ``hint`` with its default budget on views at several hand sizes (the mover's
 view of hands played by the greedy bot, cut at the start of a trick or a card
-or two into it). It prints the results and saves them to
+or two into it), and again on one search thread for the first two sizes. It prints the results and saves them to
 ``results/strength.json``.
 
 Targets of issue 3 (this 2-core machine): a default hint under 1 s at any
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from analysis.arena import duplicate
 from analysis.bots import PIMC_SAMPLES, PIMC_TIME_LIMIT, greedy_bot
-from analysis.hint import hint
+from analysis.hint import DEFAULT_SAMPLER, hint
 from solver import Record
 from solver.match import Hand
 
@@ -48,14 +48,15 @@ def hint_views(cards: int, n: int) -> list[Record]:
     return views
 
 
-def time_hints(sizes=HINT_SIZES, n: int = HINT_VIEWS, mode: str = "maxn") -> dict:
+def time_hints(sizes=HINT_SIZES, n: int = HINT_VIEWS, mode: str = "maxn", threads: int = 2,
+               sampler: str = DEFAULT_SAMPLER) -> dict:
     hint("J9.J4..52 .K75.6.N8 A753.8.5. 0 - |", seed=0)  # compile / warm up
     out = {}
     for cards in sizes:
         seconds, samples = [], []
         for seed, view in enumerate(hint_views(cards, n)):
             start = time.perf_counter()
-            result = hint(view, seed=seed, mode=mode)
+            result = hint(view, seed=seed, mode=mode, threads=threads, sampler=sampler)
             seconds.append(time.perf_counter() - start)
             samples.append(result.samples)
         out[str(cards)] = {
@@ -84,12 +85,17 @@ def main(argv: list[str] | None = None) -> dict:
         "commit": _commit(),
         "python": platform.python_version(),
         "pimc": options,
+        "sampler": DEFAULT_SAMPLER,
         "hint_seconds": time_hints(args.hint_sizes, args.hint_views),
+        # the same budget on one search thread: what the second core buys
+        "hint_seconds_1_thread": time_hints(args.hint_sizes[:2], args.hint_views, threads=1),
         "matches": [],
     }
-    for cards, row in report["hint_seconds"].items():
-        print(f"hint, {cards:>2} cards: median {row['median_s']:.3f} s, max {row['max_s']:.3f} s, "
-              f"at least {row['min_samples']} samples", flush=True)  # fmt: skip
+    for key, threads in (("hint_seconds", 2), ("hint_seconds_1_thread", 1)):
+        for cards, row in report[key].items():
+            print(f"hint, {cards:>2} cards, {threads} thread(s): median {row['median_s']:.3f} s, "
+                  f"max {row['max_s']:.3f} s, at least {row['min_samples']} samples",
+                  flush=True)  # fmt: skip
     for lineup in LINEUPS:
         result = duplicate(list(lineup), args.deals, args.seed, options=options)
         report["matches"].append(result.to_json())
