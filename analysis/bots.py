@@ -118,8 +118,10 @@ def choose_from_view(bot, view: Record | str, rng: random.Random) -> Card:
     seat = view.to_move
     if view.hands[seat] is None:
         raise CoinsError(f"the view hides the hand of seat {seat}, the seat to move")
-    position = sample_deal(view, rng=rng).position
-    if position.is_terminal:
+    deal = sample_deal(view, rng=rng)
+    if deal.position.is_terminal:
         raise CoinsError("the hand is over: there is no card to play")
+    if hasattr(bot, "choose_record"):
+        return Card(bot.choose_record(deal.record, seat, rng))
     choose = getattr(bot, "choose", bot)
-    return Card(choose(position, seat, rng))
+    return Card(choose(deal.position, seat, rng))
