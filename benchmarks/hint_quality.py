@@ -13,7 +13,7 @@
   lost by its card) and the median seconds per deal.
 - ``agreement``: how often the hint's best card (``--samples`` deals, no time
   limit) is an open-hand best card of the true deal, per sampler, on views
-  late in hands played by greedy bots and by pimc bots (max^n, exact truth).
+  late in hands played by greedy, random and pimc bots (max^n, exact truth).
 - ``match``: duplicate hands of pimc-uniform, pimc-weighted and greedy
   (``analysis.arena.duplicate``), pimc at ``--pimc-samples`` deals and no time
   limit (so the run is reproducible whatever the load).
@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from analysis.arena import duplicate
-from analysis.bots import PIMC_SAMPLES, PimcBot, greedy_bot
+from analysis.bots import PIMC_SAMPLES, PimcBot, greedy_bot, random_bot
 from analysis.hint import SAMPLERS, hint
 from solver import Record
 from solver.match import Hand
@@ -88,7 +88,8 @@ def measure_evaluation(cards: int, views: int, deals: int) -> list[dict]:
 
 
 def measure_agreement(sizes, views: int, samples: int, pimc_samples: int) -> list[dict]:
-    lineups = {"greedy": [greedy_bot] * 3, "pimc": [PimcBot(pimc_samples, 0)] * 3}
+    lineups = {"greedy": [greedy_bot] * 3, "random": [random_bot] * 3,
+               "pimc": [PimcBot(pimc_samples, 0)] * 3}
     out = []
     for who, players in lineups.items():
         for cards in sizes:

@@ -18,7 +18,7 @@ def test_quick_hint_quality_run(tmp_path):
     for row in report["evaluation"]:
         assert row["deals"] == 1 and 0 <= row["best_rate"] <= 1 and row["mean_regret"] >= 0
     assert {(row["played_by"], row["cards"]) for row in report["agreement"]} == {
-        ("greedy", 3), ("pimc", 3)
+        ("greedy", 3), ("random", 3), ("pimc", 3)
     }
     assert all(0 <= row[s] <= 1 for row in report["agreement"] for s in SAMPLERS)
     assert report["match"]["hands"] == 3
