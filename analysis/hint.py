@@ -85,7 +85,7 @@ from .playout import play_until
 
 MODES = ("maxn", "paranoid")
 SAMPLERS = ("uniform", "weighted")
-DEFAULT_SAMPLER = "uniform"
+DEFAULT_SAMPLER = "weighted"  # measured: see the module docstring
 DEFAULT_HORIZON = 5
 POOL_FACTOR = 10  # weighted sampling: uniform deals weighted per deal drawn
 POOL_MIN = 100

@@ -102,8 +102,9 @@ def test_uniform_pimc_plays_the_same_from_the_record_or_the_position():
     full = Hand([greedy_bot] * 3, seed=3).play().record
     record = Record(full.hands, full.leader, full.trick, full.taken, full.moves[:20])
     seat = record.to_move
-    by_record = FAST_PIMC.choose_record(record, seat, random.Random(4))
-    assert by_record == FAST_PIMC.choose(record.final, seat, random.Random(4))
+    bot = PimcBot(samples=2, time_limit=0, sampler="uniform")
+    by_record = bot.choose_record(record, seat, random.Random(4))
+    assert by_record == bot.choose(record.final, seat, random.Random(4))
 
 
 def test_choose_from_view():

@@ -274,7 +274,7 @@ def test_weighted_hint_without_opponent_plays_is_the_uniform_hint():
     record = record_cut(2, 16)
     start = Record(record.hands, record.leader, record.trick, record.taken, ())
     view = start.view(start.to_move)
-    uniform = hint(view, samples=3, time_limit=0, seed=5)
+    uniform = hint(view, samples=3, time_limit=0, seed=5, sampler="uniform")
     weighted = hint(view, samples=3, time_limit=0, seed=5, sampler="weighted")
     assert [e.to_json() for e in uniform] == [e.to_json() for e in weighted]
 
