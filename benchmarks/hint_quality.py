@@ -10,7 +10,9 @@
   playout to ``horizon`` cards a hand and then an exact max^n solve) and by
   the exact max^n card values of that deal; reported: how often the
   evaluator's best card is an exact best card, the mean regret (exact points
-  lost by its card) and the median seconds per deal.
+  lost by its card). ``evaluation_seconds``: the median time of a whole
+  hint (30 samples, no time limit) with each evaluator on views at 16 cards
+  a hand (each evaluator its own seeds, so no table entries are shared).
 - ``agreement``: how often the hint's best card (``--samples`` deals, no time
   limit) is an open-hand best card of the true deal, per sampler, on views
   late in hands played by greedy, random and pimc bots (max^n, exact truth).
@@ -58,8 +60,7 @@ def cut_views(players, cards: int, n: int, seed: int) -> list[Record]:
 
 
 def measure_evaluation(cards: int, views: int, deals: int) -> list[dict]:
-    rows = {label: {"evaluator": label, "hits": 0, "regret": 0.0, "seconds": []}
-            for label, *_ in EVALUATORS}  # fmt: skip
+    rows = {label: {"evaluator": label, "hits": 0, "regret": 0.0} for label, *_ in EVALUATORS}
     total = 0
     for i, record in enumerate(cut_views([greedy_bot] * 3, cards, views, seed=1)):
         sampler = ViewSampler(record.view(record.to_move))
@@ -71,19 +72,33 @@ def measure_evaluation(cards: int, views: int, deals: int) -> list[dict]:
             top = max(exact.values())
             total += 1
             for label, horizon, rollouts, epsilon in EVALUATORS:
-                start = time.perf_counter()
                 chosen = hint(None, deals=[position], exact_cards=0, horizon=horizon,
                               rollouts=rollouts, epsilon=epsilon, seed=i).best.card  # fmt: skip
                 row = rows[label]
-                row["seconds"].append(time.perf_counter() - start)
                 row["hits"] += exact[chosen] == top
                 row["regret"] += top - exact[chosen]
     out = []
     for row in rows.values():
         out.append({"evaluator": row["evaluator"], "deals": total,
                     "best_rate": round(row["hits"] / total, 4),
-                    "mean_regret": round(row["regret"] / total, 4),
-                    "median_s": round(statistics.median(row["seconds"]), 5)})  # fmt: skip
+                    "mean_regret": round(row["regret"] / total, 4)})  # fmt: skip
+    return out
+
+
+def time_evaluators(cards: int, views: int) -> list[dict]:
+    records = cut_views([greedy_bot] * 3, cards, views, seed=1)
+    hint(None, deals=[records[0].final], exact_cards=0)  # compile / warm up
+    out = []
+    for k, (label, horizon, rollouts, epsilon) in enumerate(EVALUATORS):
+        seconds = []
+        for i, record in enumerate(records):
+            start = time.perf_counter()
+            hint(record.view(record.to_move), 30, 0, seed=1000 * k + i, horizon=horizon,
+                 rollouts=rollouts, epsilon=epsilon)  # fmt: skip
+            seconds.append(time.perf_counter() - start)
+        out.append({"evaluator": label, "cards": cards, "views": len(records),
+                    "median_s": round(statistics.median(seconds), 4),
+                    "max_s": round(max(seconds), 4)})  # fmt: skip
     return out
 
 
@@ -113,6 +128,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--eval-cards", type=int, default=8)
     parser.add_argument("--eval-views", type=int, default=10)
     parser.add_argument("--eval-deals", type=int, default=4)
+    parser.add_argument("--time-views", type=int, default=5)
     parser.add_argument("--agree-sizes", type=int, nargs="*", default=[8, 6, 4])
     parser.add_argument("--agree-views", type=int, default=30)
     parser.add_argument("--samples", type=int, default=20)
@@ -127,8 +143,11 @@ def main(argv: list[str] | None = None) -> dict:
         report["evaluation"] = measure_evaluation(args.eval_cards, args.eval_views, args.eval_deals)
         for row in report["evaluation"]:
             print(f"{args.eval_cards} cards, {row['evaluator']}: best card {row['best_rate']:.0%} "
-                  f"of {row['deals']} deals, regret {row['mean_regret']:.3f}, "
-                  f"median {row['median_s']:.4f} s a deal", flush=True)  # fmt: skip
+                  f"of {row['deals']} deals, regret {row['mean_regret']:.3f}", flush=True)
+        report["evaluation_seconds"] = time_evaluators(16, args.time_views)
+        for row in report["evaluation_seconds"]:
+            print(f"hint at 16 cards, {row['evaluator']}: median {row['median_s']:.3f} s, "
+                  f"max {row['max_s']:.3f} s", flush=True)  # fmt: skip
     if "agreement" in args.parts:
         report["agreement"] = measure_agreement(args.agree_sizes, args.agree_views, args.samples,
                                                 args.pimc_samples)

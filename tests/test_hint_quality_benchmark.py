@@ -8,7 +8,7 @@ from benchmarks import hint_quality
 
 def test_quick_hint_quality_run(tmp_path):
     output = tmp_path / "hint_quality.json"
-    report = hint_quality.main(["--eval-cards", "5", "--eval-views", "1", "--eval-deals", "1",
+    report = hint_quality.main(["--eval-cards", "5", "--eval-views", "1", "--eval-deals", "1", "--time-views", "1",
                                 "--agree-sizes", "3", "--agree-views", "2", "--samples", "2",
                                 "--deals", "1", "--pimc-samples", "2", "--output", str(output)])
     assert json.loads(output.read_text()) == json.loads(json.dumps(report))
@@ -17,6 +17,9 @@ def test_quick_hint_quality_run(tmp_path):
     ]
     for row in report["evaluation"]:
         assert row["deals"] == 1 and 0 <= row["best_rate"] <= 1 and row["mean_regret"] >= 0
+    assert [row["evaluator"] for row in report["evaluation_seconds"]] == [
+        label for label, *_ in hint_quality.EVALUATORS
+    ]
     assert {(row["played_by"], row["cards"]) for row in report["agreement"]} == {
         ("greedy", 3), ("random", 3), ("pimc", 3)
     }
