@@ -18,7 +18,7 @@ import pytest
 from analysis.bots import greedy_bot
 from analysis.hint import Hint, aggregate, hint
 from analysis.inference import deal_weights, hidden_plays, log_likelihood
-from analysis.playout import greedy_card, playout, winner_index
+from analysis.playout import greedy_card, play_until, playout, winner_index
 from solver import CoinsError, Position, Record, solve
 from solver.match import Hand, random_player
 from solver.maxn import solve_maxn
@@ -49,6 +49,98 @@ def test_winner_index_agrees_with_the_rules():
     for _ in range(5000):
         trick = rng.sample(range(48), 3)
         assert winner_index(*trick) == trick_winner(trick)
+
+
+# ----- the greedy heuristic as first written in Python: the compiled kernel's reference
+
+RANK_FIRST = sorted(range(48), key=lambda c: (c % 12, c))  # low rank first
+COINS, COINS_MASK, RANKS_PER_SUIT = 1, 0xFFF << 12, 12
+
+
+def reference_coins(cards) -> int:
+    return sum(1 for c in cards if c // 12 == COINS)
+
+
+def reference_lowest(mask: int) -> int:
+    for card in RANK_FIRST:
+        if mask >> card & 1:
+            return card
+    raise ValueError("empty hand")
+
+
+def reference_greedy(hand: int, trick: list[int] | tuple[int, ...]) -> int:
+    """The greedy heuristic's card from ``hand`` with ``trick`` on the table."""
+    n = len(trick)
+    if n == 2:
+        a, b = trick
+        pot = reference_coins(trick)
+        best, best_key = -1, None
+        for card in RANK_FIRST:
+            if not hand >> card & 1:
+                continue
+            coin = card // 12 == COINS
+            if winner_index(a, b, card) == 2:
+                value = pot + coin
+            else:
+                value = -coin
+            key = (value, -(card % RANKS_PER_SUIT))
+            if best_key is None or key > best_key:
+                best, best_key = card, key
+        return best
+    if n == 1 and trick[0] // 12 == COINS:
+        higher = hand & COINS_MASK & ~((2 << trick[0]) - 1)
+        if higher:
+            return (higher & -higher).bit_length() - 1
+    others = hand & ~COINS_MASK
+    return reference_lowest(others if others else hand)
+
+
+
+def test_compiled_greedy_card_matches_the_python_reference():
+    rng = random.Random(9)
+    for _ in range(20000):
+        cards = rng.sample(range(48), rng.randrange(3, 19))
+        n = rng.randrange(3)
+        trick, hand = cards[:n], sum(1 << c for c in cards[n:])
+        assert greedy_card(hand, trick) == reference_greedy(hand, trick)
+
+
+def reference_play_until(hands, leader, trick, cards_left):
+    """Greedy play (no random cards) with Position, checked at every card."""
+    position = Position(tuple(hands), leader, tuple(trick))
+    start = position.taken
+    while max(len(position.hand(s)) for s in range(3)) > cards_left:
+        seat = position.to_move
+        position = position.play(reference_greedy(position.hands[seat], list(position.trick)))
+    points = [t - s for t, s in zip(position.taken, start)]
+    return list(position.hands), position.leader, list(position.trick), points
+
+
+def test_compiled_play_until_matches_greedy_play_with_positions():
+    rng = random.Random(10)
+    for _ in range(300):
+        position = Position.random(rng, rng.randrange(1, 17), rng.randrange(3))
+        for _ in range(rng.randrange(3)):
+            position = position.play(rng.choice(position.legal_cards()))
+        left = rng.randrange(0, 8)
+        got = play_until(position.hands, position.leader, position.trick, rng, 0.0, left)
+        assert got == reference_play_until(position.hands, position.leader, position.trick, left)
+
+
+def test_random_cards_in_playouts_are_legal_and_seeded():
+    rng = random.Random(11)
+    for _ in range(200):
+        position = Position.random(rng, rng.randrange(1, 17), rng.randrange(3))
+        state = rng.getstate()
+        hands, leader, trick, points = play_until(position.hands, position.leader, position.trick,
+                                                  rng, 0.7, 2)  # fmt: skip
+        rng.setstate(state)
+        again = play_until(position.hands, position.leader, position.trick, rng, 0.7, 2)
+        assert again == (hands, leader, trick, points)
+        assert all(h & ~o == 0 for h, o in zip(hands, position.hands))  # only cards held were played
+        assert max(bin(h).count("1") for h in hands) <= 2  # it stops at 2 cards a hand
+        left = Position(tuple(hands), leader, tuple(trick))  # a valid position
+        assert sum(points) + left.coins_left == position.coins_left
 
 
 def test_playout_gives_out_every_coin_left():
