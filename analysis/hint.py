@@ -48,13 +48,14 @@ How a card is valued in one sampled deal:
 
 Both cores (``threads``, default 2): an exact solve of a whole deal runs on
 that many search threads (lazy SMP); early in a hand the deal's cards are
-shared out over that many threads instead, each playing out and solving its
-cards on one search thread (the searches release the GIL). Measured on 6
-views x 3 seeds, a fresh table per hint, 30 samples, no time limit (another
-benchmark sharing the cores, so absolute times are high): 16 cards a hand,
-median 0.51 s on one thread, 0.50 s with 2 search threads per solve, 0.37 s
-with the cards over 2 threads; 10 cards, 0.31 / 0.29 / 0.24 s. Each card has
-its own random stream, so the values do not depend on ``threads``.
+shared out over that many threads instead (``SPLIT_CARDS``), each playing out
+and solving its cards on one search thread: the playouts are compiled and
+the searches release the GIL. Measured (30 samples, no time limit, 8 views x
+3 seeds each, orders rotated, another benchmark running: load 4-5 on 2
+cores): 16 cards a hand, median 0.117 s on one thread, 0.133 s with 2 search
+threads per solve, 0.088 s with the cards over 2 threads; 10 cards, 0.087 /
+0.096 / 0.087 s. Each card has its own random stream, so the values do not
+depend on ``threads``.
 
 Budget: ``samples`` deals at most and ``time_limit`` seconds (defaults 30 and
 1 s); sampling stops when time runs out, but at least one deal is always
@@ -89,7 +90,7 @@ DEFAULT_SAMPLER = "weighted"  # measured: see the module docstring
 DEFAULT_HORIZON = 5
 POOL_FACTOR = 10  # weighted sampling: uniform deals weighted per deal drawn
 POOL_MIN = 100
-SPLIT_CARDS = True  # early in a hand: cards over threads rather than threads per search
+SPLIT_CARDS = True  # early in a hand: cards over threads, not threads per search (measured)
 DEFAULT_SAMPLES = 30
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_ROLLOUTS = 1
