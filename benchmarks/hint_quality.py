@@ -16,9 +16,10 @@
 - ``agreement``: how often the hint's best card (``--samples`` deals, no time
   limit) is an open-hand best card of the true deal, per sampler, on views
   late in hands played by greedy, random and pimc bots (max^n, exact truth).
-- ``match``: duplicate hands of pimc-uniform, pimc-weighted and greedy
-  (``analysis.arena.duplicate``), pimc at ``--pimc-samples`` deals and no time
-  limit (so the run is reproducible whatever the load).
+- ``match``: duplicate hands of pimc-uniform, pimc-weighted and a third bot,
+  greedy then random (``analysis.arena.duplicate``), pimc at
+  ``--pimc-samples`` deals and no time limit (so the run is reproducible
+  whatever the load), with the paired difference of the two pimcs.
 """
 
 from __future__ import annotations
@@ -156,17 +157,20 @@ def main(argv: list[str] | None = None) -> dict:
                   + ", ".join(f"{s} {row[s]:.0%}" for s in SAMPLERS)
                   + f" of {row['views']}", flush=True)  # fmt: skip
     if "match" in args.parts and args.deals:
-        players = [PimcBot(args.pimc_samples, 0, sampler=s) for s in SAMPLERS] + [greedy_bot]
-        labels = [f"pimc-{s}" for s in SAMPLERS] + ["greedy"]
-        result = duplicate(labels, args.deals, args.seed, players=players)
-        report["match"] = result.to_json()
-        print(", ".join(f"{s.name} {s.mean:.2f} +-{s.half_width:.2f}" for s in result.scores)
-              + f" ({result.hands} hands, {result.seconds:.0f} s)", flush=True)
-        diffs = [u - w for u, w in zip(result.per_deal[0], result.per_deal[1])]
-        mean = statistics.mean(diffs)
-        half = 1.959964 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
-        report["match"]["uniform_minus_weighted"] = [round(mean, 4), round(half, 4)]
-        print(f"pimc-uniform minus pimc-weighted: {mean:.2f} +-{half:.2f} points a hand")
+        report["matches"] = []
+        for third, bot in (("greedy", greedy_bot), ("random", random_bot)):
+            players = [PimcBot(args.pimc_samples, 0, sampler=s) for s in SAMPLERS] + [bot]
+            labels = [f"pimc-{s}" for s in SAMPLERS] + [third]
+            result = duplicate(labels, args.deals, args.seed, players=players)
+            row = result.to_json()
+            diffs = [u - w for u, w in zip(result.per_deal[0], result.per_deal[1])]
+            mean = statistics.mean(diffs)
+            half = 1.959964 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+            row["uniform_minus_weighted"] = [round(mean, 4), round(half, 4)]
+            report["matches"].append(row)
+            print(", ".join(f"{s.name} {s.mean:.2f} +-{s.half_width:.2f}" for s in result.scores)
+                  + f" ({result.hands} hands, {result.seconds:.0f} s); pimc-uniform minus "
+                  f"pimc-weighted: {mean:.2f} +-{half:.2f} points a hand", flush=True)  # fmt: skip
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     return report

@@ -24,6 +24,8 @@ def test_quick_hint_quality_run(tmp_path):
         ("greedy", 3), ("random", 3), ("pimc", 3)
     }
     assert all(0 <= row[s] <= 1 for row in report["agreement"] for s in SAMPLERS)
-    assert report["match"]["hands"] == 3
-    assert [s["bot"] for s in report["match"]["scores"]] == ["pimc-uniform", "pimc-weighted",
-                                                            "greedy"]
+    assert [m["bots"] for m in report["matches"]] == [
+        ["pimc-uniform", "pimc-weighted", "greedy"], ["pimc-uniform", "pimc-weighted", "random"]
+    ]
+    for match in report["matches"]:
+        assert match["hands"] == 3 and len(match["uniform_minus_weighted"]) == 2
