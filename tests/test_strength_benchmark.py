@@ -12,6 +12,7 @@ def test_quick_strength_run(tmp_path):
                             "--output", str(output)])
     assert json.loads(output.read_text()) == json.loads(json.dumps(report))
     assert set(report["hint_seconds"]) == set(report["hint_seconds_1_thread"]) == {"6", "16"}
+    assert set(report["hint_seconds_2_threads"]) == {"6", "16"}
     assert [m["bots"] for m in report["matches"]] == [list(l) for l in strength.LINEUPS]
     for match in report["matches"]:
         assert match["hands"] == 3
