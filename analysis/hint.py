@@ -104,7 +104,7 @@ POOL_MIN = 100
 SPLIT_CARDS = True  # early in a hand: cards over threads, not threads per search (measured)
 DEFAULT_SAMPLES = 30
 DEFAULT_TIME_LIMIT = 1.0
-DEFAULT_ROLLOUTS = 1
+DEFAULT_ROLLOUTS = 3
 DEFAULT_EPSILON = 0.1
 EXACT_CARDS = {"maxn": 6, "paranoid": 8}
 

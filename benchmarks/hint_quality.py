@@ -46,7 +46,7 @@ RESULTS = HERE / "results" / "hint_quality.json"
 # (label, horizon, rollouts, epsilon); horizon 0: rollouts to the end of the hand
 EVALUATORS = (("rollouts x8 to the end", 0, 8, 0.1), ("greedy to 3, exact", 3, 1, 0.1),
               ("greedy to 4, exact", 4, 1, 0.1), ("greedy to 5, exact", 5, 1, 0.1),
-              ("greedy to 6, exact", 6, 1, 0.1))  # fmt: skip
+              ("greedy to 5 x3, exact", 5, 3, 0.1), ("greedy to 6, exact", 6, 1, 0.1))  # fmt: skip
 
 
 def cut_views(players, cards: int, n: int, seed: int) -> list[Record]:
