@@ -45,17 +45,20 @@ How a card is valued in one sampled deal:
   (paranoid).
 - **Greedy play to a horizon, then exact**, earlier in the hand: the card is
   played, the hand goes on by the greedy heuristic of ``analysis.playout``
-  (a random card with probability ``epsilon``) until no hand holds more than
-  ``horizon`` cards, and the rest is solved exactly (the mode's value); the
-  card's value is the mover's points on the way plus that exact value, the
-  mean of ``rollouts`` such playouts. Measured (``python -m
-  benchmarks.hint_quality``, 100 deals of views at 8 cards a hand, against
-  each deal's exact max^n card values): the card this picks is an exact best
-  card in 77% of deals at horizon 5 (mean regret 0.25 points) and 6 (0.24),
-  70% at 3 and 4 (0.32), against 69% (0.32) for the former evaluation, 8
-  greedy rollouts to the end of the hand. Horizon 6 costs ~4x horizon 5 per
-  solve: 30 samples at 16 cards took 1.4 s median (horizon 6), 0.32 s (5),
-  0.17 s (4) on this 2-core machine, so the default is 5.
+  (compiled; a random card with probability ``epsilon``) until no hand holds
+  more than ``horizon`` cards, and the rest is solved exactly (the mode's
+  value); the card's value is the mover's points on the way plus that exact
+  value, the mean of ``rollouts`` such playouts (default 3, horizon 5).
+  Measured (``python -m benchmarks.hint_quality``: 200 deals of views at 8
+  cards a hand, each evaluator's card against the deal's exact max^n card
+  values; exact best card / mean regret in points): greedy to 5 cards x3
+  then exact 70% / 0.315; x1 66% / 0.375; to 3, 4, 6 cards x1: 69 / 0.325,
+  68 / 0.335, 68 / 0.330; the former evaluation, 8 greedy rollouts to the
+  end of the hand, 71% / 0.315. So the exact endgame is sound but not a
+  measurable gain at 8 cards, nor in duplicate play (former evaluation
+  minus horizon 5 x1: +0.10 +-0.46 points a hand, 40 deals); a whole hint at
+  16 cards (30 samples, 2 threads) takes 0.25 s median with x3 at horizon 5,
+  0.14 s x1, 1.1 s at horizon 6 (too slow), 0.08 s for the former rollouts.
 
 Both cores (``threads``, default 2): an exact solve of a whole deal runs on
 that many search threads (lazy SMP); early in a hand the deal's cards are
@@ -65,8 +68,11 @@ the searches release the GIL. Measured (30 samples, no time limit, 8 views x
 3 seeds each, orders rotated, another benchmark running: load 4-5 on 2
 cores): 16 cards a hand, median 0.117 s on one thread, 0.133 s with 2 search
 threads per solve, 0.088 s with the cards over 2 threads; 10 cards, 0.087 /
-0.096 / 0.087 s. Each card has its own random stream, so the values do not
-depend on ``threads``.
+0.096 / 0.087 s. ``benchmarks/strength.py`` times the default hint on two
+threads and on one in turn (10 views): 0.31 / 0.39 s at 16 cards, 0.27 /
+0.34 s at 13 (0.18 / 0.40 and 0.16 / 0.36 s in a run with one playout a
+card). Each card has its own random stream, so the values do not depend on
+``threads``.
 
 Budget: ``samples`` deals at most and ``time_limit`` seconds (defaults 30 and
 1 s); sampling stops when time runs out, but at least one deal is always
