@@ -337,9 +337,10 @@ def test_deal_weights_are_positive_and_the_likelihood_matches_the_model():
 def test_greedy_opponents_make_greedy_deals_likelier():
     # seats 1 and 2 play greedy, so the true deal explains their plays perfectly
     record = Hand([random_player, greedy_bot, greedy_bot], seed=4).play().record
-    cut = Record(record.hands, record.leader, record.trick, record.taken, record.moves[:18])
-    view = cut.view(0) if cut.to_move == 0 else None
-    view = view or cut.view(cut.to_move)
+    moves = next(n for n in range(18, 48) if record.position_after(n).to_move == 0)
+    cut = Record(record.hands, record.leader, record.trick, record.taken, record.moves[:moves])
+    view = cut.view(0)  # seat 0 to move: both hidden seats played greedy
+    assert hidden_plays(view) >= 10
     sampler = ViewSampler(view)
     rng = random.Random(1)
     pool = [sampler.sample_hands(rng) for _ in range(200)]
