@@ -80,19 +80,26 @@ class DuplicateResult:
 
 
 class _Timed:
-    """A player that counts its moves and seconds."""
+    """A player that counts its moves and seconds (and is shown the record when
+    the player it wraps reads one)."""
 
     def __init__(self, player):
         self.choose_fn = getattr(player, "choose", player)
+        if hasattr(player, "choose_record"):
+            self.choose_record = self._timing(player.choose_record)
+        self.choose = self._timing(self.choose_fn)
         self.moves = 0
         self.seconds = 0.0
 
-    def choose(self, position, seat, rng):
-        start = time.perf_counter()
-        card = self.choose_fn(position, seat, rng)
-        self.seconds += time.perf_counter() - start
-        self.moves += 1
-        return card
+    def _timing(self, choose):
+        def timed(shown, seat, rng):
+            start = time.perf_counter()
+            card = choose(shown, seat, rng)
+            self.seconds += time.perf_counter() - start
+            self.moves += 1
+            return card
+
+        return timed
 
     @property
     def seconds_per_move(self) -> float:
@@ -118,11 +125,17 @@ def interval(mean: float, half_width: float) -> tuple[float, float] | None:
     return None if math.isnan(half_width) else (mean - half_width, mean + half_width)
 
 
-def _players(bots: Sequence[str], options: dict | None) -> list[_Timed]:
-    """The three named bots, timed (``options`` go to pimc)."""
+def _players(bots: Sequence[str], options: dict | None, players: Sequence | None = None
+             ) -> list[_Timed]:
+    """The three named bots (``options`` go to pimc), or the three ``players``
+    given, which ``bots`` then only labels; timed."""
     if len(bots) != 3:
         raise CoinsError(f"a game of Coins has three seats: give three bots, not {len(bots)}")
-    return [_Timed(make_bot(name, **(options or {}) if name == "pimc" else {})) for name in bots]
+    if players is None:
+        players = [make_bot(name, **(options or {}) if name == "pimc" else {}) for name in bots]
+    elif len(players) != 3:
+        raise CoinsError(f"a game of Coins has three seats: give three players, not {len(players)}")
+    return [_Timed(player) for player in players]
 
 
 def _check_count(count, what: str) -> None:
@@ -137,11 +150,13 @@ def duplicate(
     *,
     options: dict | None = None,
     progress: Callable[[int, int], None] | None = None,
+    players: Sequence | None = None,
 ) -> DuplicateResult:
     """Play ``deals`` deals, each once per rotation of the three ``bots`` (names:
-    random, greedy, pimc; ``options`` go to pimc). ``progress(done, total)`` is
-    called after each hand."""
-    players = _players(bots, options)
+    random, greedy, pimc; ``options`` go to pimc). ``players``: three players
+    of your own instead, ``bots`` then only their labels (to compare variants
+    of one bot). ``progress(done, total)`` is called after each hand."""
+    players = _players(bots, options, players)
     _check_count(deals, "deals")
     seed = random.randrange(2**32) if seed is None else seed
     master = random.Random(seed)

@@ -14,7 +14,10 @@ hands hold; the tests check it.
   it can avoid it; second after a Coin lead, win for sure with the lowest
   higher Coin; otherwise shed its lowest non-Coin.
 - ``PimcBot(samples, time_limit, ...)``: the best card of ``hint`` (perfect
-  information Monte Carlo: determinised deals, open-hand values).
+  information Monte Carlo: determinised deals, open-hand values). In a
+  ``solver.match.Hand`` it is shown the record so far (``choose_record``), of
+  which it reads only its own seat's view; with ``sampler="weighted"`` it
+  weights its deals by how likely they make the other seats' plays.
 
 ``choose_from_view(bot, view, rng)`` runs any of them on a view (a record with
 hidden hands): it fills the hidden hands with one sampled deal (the bots look
@@ -30,7 +33,7 @@ from solver import CoinsError, Position, Record
 from solver.cards import Card
 from solver.sampling import sample_deal
 
-from .hint import DEFAULT_ROLLOUTS, hint
+from .hint import DEFAULT_HORIZON, DEFAULT_ROLLOUTS, DEFAULT_SAMPLER, hint
 from .playout import greedy_card
 
 PIMC_SAMPLES = 10
@@ -61,16 +64,30 @@ class PimcBot:
     mode: str = "maxn"
     rollouts: int = DEFAULT_ROLLOUTS
     exact_cards: int | None = None
+    sampler: str = DEFAULT_SAMPLER
+    horizon: int = DEFAULT_HORIZON
 
     def choose(self, position: Position, seat: int, rng: random.Random) -> Card:
+        """The card from the position alone (no record: deals are not weighted)."""
+        return self._best(position, seat, position, rng)
+
+    def choose_record(self, record: Record, seat: int, rng: random.Random) -> Card:
+        """The card from ``seat``'s view of the record so far. Uniform sampling
+        needs no record, so it plays exactly as ``choose`` does."""
+        if self.sampler == "uniform":
+            return self.choose(record.final, seat, rng)
+        return self._best(record.final, seat, record.view(seat), rng)
+
+    def _best(self, position: Position, seat: int, view, rng: random.Random) -> Card:
         if position.to_move != seat:
             raise CoinsError(f"seat {seat} is not to move: seat {position.to_move} is")
         cards = position.legal_cards()
         if len(cards) == 1:
             return cards[0]
         result = hint(
-            position, self.samples, self.time_limit, mode=self.mode, rng=rng,
-            rollouts=self.rollouts, exact_cards=self.exact_cards,
+            view, self.samples, self.time_limit, mode=self.mode, rng=rng,
+            rollouts=self.rollouts, exact_cards=self.exact_cards, sampler=self.sampler,
+            horizon=self.horizon,
         )  # fmt: skip
         return result[0].card
 
@@ -101,8 +118,10 @@ def choose_from_view(bot, view: Record | str, rng: random.Random) -> Card:
     seat = view.to_move
     if view.hands[seat] is None:
         raise CoinsError(f"the view hides the hand of seat {seat}, the seat to move")
-    position = sample_deal(view, rng=rng).position
-    if position.is_terminal:
+    deal = sample_deal(view, rng=rng)
+    if deal.position.is_terminal:
         raise CoinsError("the hand is over: there is no card to play")
+    if hasattr(bot, "choose_record"):
+        return Card(bot.choose_record(deal.record, seat, rng))
     choose = getattr(bot, "choose", bot)
-    return Card(choose(position, seat, rng))
+    return Card(choose(deal.position, seat, rng))

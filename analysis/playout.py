@@ -2,9 +2,10 @@
 
 ``Position.play`` validates every position it makes, which is right for a
 public API and far too slow for thousands of rollouts, so this module plays on
-plain ints: three hand masks, the leader and the cards of the trick so far.
-Everything here assumes valid input (the public callers pass positions that
-``Position`` has already checked).
+plain ints: three hand masks, the leader and the cards of the trick so far,
+through the compiled kernels of ``analysis._kernels``. Everything here
+assumes valid input (the public callers pass positions that ``Position`` has
+already checked).
 
 ``greedy_card`` is the heuristic of the ``greedy`` bot and the rollout policy
 of ``hint`` (RULES.md scoring; Coins points only):
@@ -23,9 +24,7 @@ from __future__ import annotations
 
 import random
 
-from solver.cards import COINS, COINS_MASK, RANKS_PER_SUIT, SEATS
-
-_RANK_FIRST = sorted(range(48), key=lambda c: (c % RANKS_PER_SUIT, c))  # low rank first
+from . import _kernels as k
 
 
 def winner_index(a: int, b: int, c: int) -> int:
@@ -44,68 +43,29 @@ def winner_index(a: int, b: int, c: int) -> int:
     return 0 if sa == winner else (1 if sb == winner else 2)
 
 
-def coins_of(cards) -> int:
-    return sum(1 for c in cards if c // 12 == COINS)
-
-
-def _lowest(mask: int) -> int:
-    for card in _RANK_FIRST:
-        if mask >> card & 1:
-            return card
-    raise ValueError("empty hand")
-
-
 def greedy_card(hand: int, trick: list[int] | tuple[int, ...]) -> int:
     """The greedy heuristic's card from ``hand`` with ``trick`` on the table."""
-    n = len(trick)
-    if n == 2:
-        a, b = trick
-        pot = coins_of(trick)
-        best, best_key = -1, None
-        for card in _RANK_FIRST:
-            if not hand >> card & 1:
-                continue
-            coin = card // 12 == COINS
-            if winner_index(a, b, card) == 2:
-                value = pot + coin
-            else:
-                value = -coin
-            key = (value, -(card % RANKS_PER_SUIT))
-            if best_key is None or key > best_key:
-                best, best_key = card, key
-        return best
-    if n == 1 and trick[0] // 12 == COINS:
-        higher = hand & COINS_MASK & ~((2 << trick[0]) - 1)
-        if higher:
-            return (higher & -higher).bit_length() - 1
-    others = hand & ~COINS_MASK
-    return _lowest(others if others else hand)
-
-
-def random_card(hand: int, rng: random.Random) -> int:
-    cards = [c for c in range(48) if hand >> c & 1]
-    return rng.choice(cards)
+    t0, t1 = (list(trick) + [-1, -1])[:2]
+    return int(k.greedy_card(hand, t0, t1, len(trick)))
 
 
 def playout(hands, leader: int, trick, rng: random.Random, epsilon: float = 0.0) -> list[int]:
     """Points each seat wins from here to the end of the hand (the current trick
     included) when every seat plays ``greedy_card``, or with probability
     ``epsilon`` a random card."""
-    hands = list(hands)
-    trick = list(trick)
-    points = [0, 0, 0]
-    while True:
-        seat = (leader + len(trick)) % SEATS
-        hand = hands[seat]
-        if not hand:
-            return points
-        if epsilon and rng.random() < epsilon:
-            card = random_card(hand, rng)
-        else:
-            card = greedy_card(hand, trick)
-        hands[seat] = hand & ~(1 << card)
-        trick.append(card)
-        if len(trick) == SEATS:
-            leader = (leader + winner_index(*trick)) % SEATS
-            points[leader] += coins_of(trick)
-            trick = []
+    return play_until(hands, leader, trick, rng, epsilon, 0)[3]
+
+
+def play_until(hands, leader: int, trick, rng: random.Random, epsilon: float,
+               cards_left: int) -> tuple[list[int], int, list[int], list[int]]:
+    """Play as ``playout`` does until no hand holds more than ``cards_left``
+    cards (at once if none does; else that is at the start of a trick);
+    returns the hands, the leader and the trick reached, and the points each
+    seat won on the way. The random cards come from a seed drawn from ``rng``
+    (compiled: ``analysis._kernels.play_until``)."""
+    t0, t1 = (list(trick) + [-1, -1])[:2]
+    seed = rng.getrandbits(63) if epsilon else 0
+    h0, h1, h2, leader, t0, t1, n, p0, p1, p2 = k.play_until(
+        hands[0], hands[1], hands[2], leader, t0, t1, len(trick), float(epsilon), cards_left, seed
+    )
+    return [int(h0), int(h1), int(h2)], int(leader), [int(t0), int(t1)][:n], [int(p0), int(p1), int(p2)]

@@ -5,7 +5,8 @@ per rotation of the bots round the table, ``analysis.arena.duplicate``) for
 two line-ups, ``pimc greedy random`` and ``pimc greedy greedy``, and times
 ``hint`` with its default budget on views at several hand sizes (the mover's
 view of hands played by the greedy bot, cut at the start of a trick or a card
-or two into it). It prints the results and saves them to
+or two into it), and the first two sizes again on one thread and on two,
+interleaved view by view. It prints the results and saves them to
 ``results/strength.json``.
 
 Targets of issue 3 (this 2-core machine): a default hint under 1 s at any
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from analysis.arena import duplicate
 from analysis.bots import PIMC_SAMPLES, PIMC_TIME_LIMIT, greedy_bot
-from analysis.hint import hint
+from analysis.hint import DEFAULT_SAMPLER, hint
 from solver import Record
 from solver.match import Hand
 
@@ -48,22 +49,31 @@ def hint_views(cards: int, n: int) -> list[Record]:
     return views
 
 
-def time_hints(sizes=HINT_SIZES, n: int = HINT_VIEWS, mode: str = "maxn") -> dict:
-    hint("J9.J4..52 .K75.6.N8 A753.8.5. 0 - |", seed=0)  # compile / warm up
-    out = {}
+def time_hints(sizes=HINT_SIZES, n: int = HINT_VIEWS, mode: str = "maxn",
+               threads=(2,), sampler: str = DEFAULT_SAMPLER) -> dict:
+    """Median and max seconds of a default hint per hand size, for each number
+    of ``threads``: on each view every setting in turn (the order rotating from
+    view to view), each on its own seeds, so that none finds the deals of
+    another already solved in the shared table."""
+    for view in hint_views(16, 1):  # compile, start the threads, touch the table
+        hint(view, seed=10**6, mode=mode)
+    out = {t: {} for t in threads}
     for cards in sizes:
-        seconds, samples = [], []
-        for seed, view in enumerate(hint_views(cards, n)):
-            start = time.perf_counter()
-            result = hint(view, seed=seed, mode=mode)
-            seconds.append(time.perf_counter() - start)
-            samples.append(result.samples)
-        out[str(cards)] = {
-            "views": n,
-            "median_s": round(statistics.median(seconds), 4),
-            "max_s": round(max(seconds), 4),
-            "min_samples": min(samples),
-        }
+        seconds = {t: [] for t in threads}
+        samples = {t: [] for t in threads}
+        for i, view in enumerate(hint_views(cards, n)):
+            for t in threads[i % len(threads):] + threads[: i % len(threads)]:
+                start = time.perf_counter()
+                result = hint(view, seed=1000 * t + i, mode=mode, threads=t, sampler=sampler)
+                seconds[t].append(time.perf_counter() - start)
+                samples[t].append(result.samples)
+        for t in threads:
+            out[t][str(cards)] = {
+                "views": n,
+                "median_s": round(statistics.median(seconds[t]), 4),
+                "max_s": round(max(seconds[t]), 4),
+                "min_samples": min(samples[t]),
+            }
     return out
 
 
@@ -84,12 +94,19 @@ def main(argv: list[str] | None = None) -> dict:
         "commit": _commit(),
         "python": platform.python_version(),
         "pimc": options,
-        "hint_seconds": time_hints(args.hint_sizes, args.hint_views),
+        "sampler": DEFAULT_SAMPLER,
+        "hint_seconds": time_hints(args.hint_sizes, args.hint_views)[2],
         "matches": [],
     }
-    for cards, row in report["hint_seconds"].items():
-        print(f"hint, {cards:>2} cards: median {row['median_s']:.3f} s, max {row['max_s']:.3f} s, "
-              f"at least {row['min_samples']} samples", flush=True)  # fmt: skip
+    # the first two sizes on one thread and on two, interleaved: what the second core buys
+    both = time_hints(args.hint_sizes[:2], args.hint_views, threads=(2, 1))
+    report["hint_seconds_2_threads"], report["hint_seconds_1_thread"] = both[2], both[1]
+    for key, threads in (("hint_seconds", 2), ("hint_seconds_2_threads", 2),
+                         ("hint_seconds_1_thread", 1)):
+        for cards, row in report[key].items():
+            print(f"hint, {cards:>2} cards, {threads} thread(s): median {row['median_s']:.3f} s, "
+                  f"max {row['max_s']:.3f} s, at least {row['min_samples']} samples",
+                  flush=True)  # fmt: skip
     for lineup in LINEUPS:
         result = duplicate(list(lineup), args.deals, args.seed, options=options)
         report["matches"].append(result.to_json())

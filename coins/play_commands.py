@@ -19,7 +19,14 @@ from rich.text import Text
 
 from analysis.arena import DuplicateResult, MatchesResult, duplicate, interval, matches
 from analysis.bots import BOTS
-from analysis.hint import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, hint
+from analysis.hint import (
+    DEFAULT_HORIZON,
+    DEFAULT_SAMPLER,
+    DEFAULT_SAMPLES,
+    DEFAULT_TIME_LIMIT,
+    SAMPLERS,
+    hint,
+)
 from solver import CoinsError, Record, solve
 from solver.cards import Card
 from solver.match import DEFAULT_TARGET
@@ -45,15 +52,18 @@ def hint_command(args: argparse.Namespace) -> None:
     VIEW is a record with the hidden hands written ? ("? KNJ7543.96.AN874.96
     ? 0 - | JO"), or a position or full record (then the other hands are
     treated as hidden, and their open-hand values are shown beside as
-    context). Each sampled deal fills the hidden hands uniformly among those
-    consistent with the view; every card is valued in each (exactly with the
-    open-hand solver when few cards are left, by greedy rollouts before) and
-    the estimates are averaged: mean points for the mover with its standard
-    error, and how often the card was the best.
+    context). Each sampled deal fills the hidden hands among those consistent
+    with the view (uniformly, or weighted by how likely the deal makes the
+    other seats' plays: --sampler); every card is valued in each (exactly with
+    the open-hand solver when few cards are left; before that by greedy play
+    to a few cards a hand, then exactly) and the estimates are averaged: mean
+    points for the mover with its standard error, and how often the card was
+    the best.
     """
     record = _read_view(" ".join(args.view))
     compile_notice()
-    result = hint(record, args.samples, args.time_limit, args.seed, args.mode)
+    result = hint(record, args.samples, args.time_limit, args.seed, args.mode,
+                  sampler=args.sampler)
     context = None
     if not record.is_view:
         final = record.final
@@ -80,7 +90,8 @@ def hint_command(args: argparse.Namespace) -> None:
     console.print(
         Text(
             f"Seat {result.seat} to move. mean: {what} from here on, over {result.samples} "
-            f"sampled deals ({result.exact} solved exactly, the others by greedy rollouts); "
+            f"sampled deals ({result.exact} solved exactly, the others by greedy play to "
+            f"{DEFAULT_HORIZON} cards a hand, then exactly; {result.sampler} sampling); "
             f"best: share of deals where the card was best. {result.seconds:.2f} s"
         )
     )
@@ -237,6 +248,11 @@ def register(add) -> None:
     hint_parser.add_argument(
         "--mode", choices=("maxn", "paranoid"), default="maxn",
         help="maxn: own points, everyone for themselves (default); paranoid: guaranteed points",
+    )  # fmt: skip
+    hint_parser.add_argument(
+        "--sampler", choices=SAMPLERS, default=DEFAULT_SAMPLER,
+        help=f"uniform deals, or weighted by the likelihood of the other seats' plays "
+        f"(default {DEFAULT_SAMPLER})",
     )  # fmt: skip
     hint_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a table"

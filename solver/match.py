@@ -4,7 +4,10 @@ A *player* chooses a card for its seat: a function ``choose(position, seat,
 rng) -> card`` or an object with such a ``choose`` method. It is shown the
 whole position (every hand visible; the toolkit's players are open-handed
 solvers and random bots) and is given its own seeded ``random.Random``. The
-card may be a ``Card``, an index or its text (``"AO"``).
+card may be a ``Card``, an index or its text (``"AO"``). A player object
+that also has ``choose_record(record, seat, rng)`` is called that way
+instead, with the record of the hand so far (its start and every card
+played), for players that read who played what (``analysis.bots.PimcBot``).
 
 Rules (RULES.md): the first dealer is the seat the users name (the oldest
 player); the whole deck is dealt one card at a time clockwise from the
@@ -204,6 +207,7 @@ class Hand:
     ):
         self.choosers = _choosers(players)
         self.observer = observer
+        self.record_choosers = [getattr(p, "choose_record", None) for p in players]
         self.dealer = _check_seat(dealer, "dealer")
         self.scores = _check_scores(scores)
         self.target = None if target is None else check_target(target)
@@ -233,7 +237,8 @@ class Hand:
         reached = False
         while not position.is_terminal and not reached:
             seat = position.to_move
-            card = self._choose(position, seat, seat_rngs[seat], len(moves) + 1)
+            card = self._choose(position, seat, seat_rngs[seat], len(moves) + 1,
+                                lambda: Record.of(start, moves))  # fmt: skip
             before = position
             position = position.play(card)
             moves.append(card)
@@ -261,9 +266,16 @@ class Hand:
             complete=position.is_terminal,
         )
 
-    def _choose(self, position: Position, seat: int, rng: random.Random, move: int) -> Card:
+    def _choose(self, position: Position, seat: int, rng: random.Random, move: int,
+                record: Callable[[], Record]) -> Card:
+        """The seat's card, checked; ``record()`` makes the record so far, built
+        only for ``choose_record`` players."""
         where = f"hand {self.number}, move {move}: seat {seat}'s player"
-        choice = self.choosers[seat](position, seat, rng)
+        by_record = self.record_choosers[seat]
+        if by_record is not None:
+            choice = by_record(record(), seat, rng)
+        else:
+            choice = self.choosers[seat](position, seat, rng)
         try:
             card = Card.parse(choice) if isinstance(choice, str) else Card(choice)
         except (NotationError, TypeError, ValueError):

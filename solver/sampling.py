@@ -118,7 +118,9 @@ class ViewSampler:
             split //= math.factorial(n)
         return ways * split
 
-    def sample(self, rng: random.Random) -> Deal:
+    def sample_hands(self, rng: random.Random) -> tuple[Cards, Cards, Cards]:
+        """The starting hands of one uniform deal, without building its record
+        (cheap: ``hint`` draws hundreds of these to weight them)."""
         ks = [k for k, _ in self.weights]
         if len(ks) == 1:
             coins = ks[0]
@@ -137,9 +139,16 @@ class ViewSampler:
                 mask |= 1 << card
             hands[seat] = mask
             i += n
+        return tuple(hands)
+
+    def deal(self, hands: tuple[Cards, Cards, Cards]) -> Deal:
+        """The deal with these starting hands (from ``sample_hands``)."""
         view = self.view
-        record = Record(tuple(hands), view.leader, view.trick, view.taken, view.moves)
+        record = Record(hands, view.leader, view.trick, view.taken, view.moves)
         return Deal(record, record.final)
+
+    def sample(self, rng: random.Random) -> Deal:
+        return self.deal(self.sample_hands(rng))
 
 
 def _rng(rng, seed) -> random.Random:

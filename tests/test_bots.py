@@ -18,10 +18,10 @@ from analysis.bots import (
     make_bot,
     random_bot,
 )
-from solver import CoinsError, Position
+from solver import CoinsError, Position, Record
 from solver.cards import parse_hand
 from solver.match import Hand, Match
-from solver.sampling import resample_position
+from solver.sampling import resample_position, sample_deal
 
 FAST_PIMC = PimcBot(samples=2, time_limit=0, rollouts=1)
 
@@ -73,6 +73,38 @@ def test_pimc_is_seeded():
     first = Hand([bot, greedy_bot, random_bot], seed=11).play()
     again = Hand([bot, greedy_bot, random_bot], seed=11).play()
     assert first == again
+
+
+WEIGHTED_PIMC = PimcBot(samples=3, time_limit=0, sampler="weighted")
+
+
+def test_weighted_pimc_reads_only_its_view_of_the_record():
+    # two records with one view: the hidden hands differ, the card does not
+    for seed in range(6):
+        full = Hand([greedy_bot] * 3, seed=seed).play().record
+        cut = 3 * (seed + 3) + seed % 3
+        record = Record(full.hands, full.leader, full.trick, full.taken, full.moves[:cut])
+        seat = record.to_move
+        other = sample_deal(record.view(seat), seed=seed).record
+        assert other.view(seat) == record.view(seat)
+        first = WEIGHTED_PIMC.choose_record(record, seat, random.Random(seed))
+        assert WEIGHTED_PIMC.choose_record(other, seat, random.Random(seed)) == first
+        assert first in record.final.legal_cards()
+
+
+def test_weighted_pimc_plays_seeded_legal_hands():
+    first = Hand([WEIGHTED_PIMC, greedy_bot, random_bot], seed=12).play()
+    assert first == Hand([WEIGHTED_PIMC, greedy_bot, random_bot], seed=12).play()
+    assert first.complete
+
+
+def test_uniform_pimc_plays_the_same_from_the_record_or_the_position():
+    full = Hand([greedy_bot] * 3, seed=3).play().record
+    record = Record(full.hands, full.leader, full.trick, full.taken, full.moves[:20])
+    seat = record.to_move
+    bot = PimcBot(samples=2, time_limit=0, sampler="uniform")
+    by_record = bot.choose_record(record, seat, random.Random(4))
+    assert by_record == bot.choose(record.final, seat, random.Random(4))
 
 
 def test_choose_from_view():

@@ -10,17 +10,21 @@ with ``rules.trick_winner`` (RULES.md) on every ordered trick.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 
 import pytest
 
-from analysis.hint import Hint, hint
-from analysis.playout import greedy_card, playout, winner_index
+from analysis.bots import greedy_bot
+from analysis.hint import Hint, aggregate, hint
+from analysis.inference import deal_weights, hidden_plays, log_likelihood
+from analysis.playout import greedy_card, play_until, playout, winner_index
 from solver import CoinsError, Position, Record, solve
 from solver.match import Hand, random_player
 from solver.maxn import solve_maxn
 from solver.cards import Card, parse_hand
 from solver.rules import trick_winner
+from solver.sampling import ViewSampler
 
 
 def record_cut(seed: int, cards_left: int) -> Record:
@@ -45,6 +49,98 @@ def test_winner_index_agrees_with_the_rules():
     for _ in range(5000):
         trick = rng.sample(range(48), 3)
         assert winner_index(*trick) == trick_winner(trick)
+
+
+# ----- the greedy heuristic as first written in Python: the compiled kernel's reference
+
+RANK_FIRST = sorted(range(48), key=lambda c: (c % 12, c))  # low rank first
+COINS, COINS_MASK, RANKS_PER_SUIT = 1, 0xFFF << 12, 12
+
+
+def reference_coins(cards) -> int:
+    return sum(1 for c in cards if c // 12 == COINS)
+
+
+def reference_lowest(mask: int) -> int:
+    for card in RANK_FIRST:
+        if mask >> card & 1:
+            return card
+    raise ValueError("empty hand")
+
+
+def reference_greedy(hand: int, trick: list[int] | tuple[int, ...]) -> int:
+    """The greedy heuristic's card from ``hand`` with ``trick`` on the table."""
+    n = len(trick)
+    if n == 2:
+        a, b = trick
+        pot = reference_coins(trick)
+        best, best_key = -1, None
+        for card in RANK_FIRST:
+            if not hand >> card & 1:
+                continue
+            coin = card // 12 == COINS
+            if winner_index(a, b, card) == 2:
+                value = pot + coin
+            else:
+                value = -coin
+            key = (value, -(card % RANKS_PER_SUIT))
+            if best_key is None or key > best_key:
+                best, best_key = card, key
+        return best
+    if n == 1 and trick[0] // 12 == COINS:
+        higher = hand & COINS_MASK & ~((2 << trick[0]) - 1)
+        if higher:
+            return (higher & -higher).bit_length() - 1
+    others = hand & ~COINS_MASK
+    return reference_lowest(others if others else hand)
+
+
+
+def test_compiled_greedy_card_matches_the_python_reference():
+    rng = random.Random(9)
+    for _ in range(20000):
+        cards = rng.sample(range(48), rng.randrange(3, 19))
+        n = rng.randrange(3)
+        trick, hand = cards[:n], sum(1 << c for c in cards[n:])
+        assert greedy_card(hand, trick) == reference_greedy(hand, trick)
+
+
+def reference_play_until(hands, leader, trick, cards_left):
+    """Greedy play (no random cards) with Position, checked at every card."""
+    position = Position(tuple(hands), leader, tuple(trick))
+    start = position.taken
+    while max(len(position.hand(s)) for s in range(3)) > cards_left:
+        seat = position.to_move
+        position = position.play(reference_greedy(position.hands[seat], list(position.trick)))
+    points = [t - s for t, s in zip(position.taken, start)]
+    return list(position.hands), position.leader, list(position.trick), points
+
+
+def test_compiled_play_until_matches_greedy_play_with_positions():
+    rng = random.Random(10)
+    for _ in range(300):
+        position = Position.random(rng, rng.randrange(1, 17), rng.randrange(3))
+        for _ in range(rng.randrange(3)):
+            position = position.play(rng.choice(position.legal_cards()))
+        left = rng.randrange(0, 8)
+        got = play_until(position.hands, position.leader, position.trick, rng, 0.0, left)
+        assert got == reference_play_until(position.hands, position.leader, position.trick, left)
+
+
+def test_random_cards_in_playouts_are_legal_and_seeded():
+    rng = random.Random(11)
+    for _ in range(200):
+        position = Position.random(rng, rng.randrange(1, 17), rng.randrange(3))
+        state = rng.getstate()
+        hands, leader, trick, points = play_until(position.hands, position.leader, position.trick,
+                                                  rng, 0.7, 2)  # fmt: skip
+        rng.setstate(state)
+        again = play_until(position.hands, position.leader, position.trick, rng, 0.7, 2)
+        assert again == (hands, leader, trick, points)
+        assert all(h & ~o == 0 for h, o in zip(hands, position.hands))  # only cards held were played
+        assert max(bin(h).count("1") for h in hands) <= 2  # it stops at 2 cards a hand
+        left = Position(tuple(hands), leader, tuple(trick))  # a valid position
+        assert sum(points) + left.coins_left == position.coins_left
 
 
 def test_playout_gives_out_every_coin_left():
@@ -149,3 +245,174 @@ def test_bad_arguments():
         hint(Position.parse("... ... ... 0 -"))
     with pytest.raises(CoinsError):  # seat 1's view, but seat 2 is to move
         hint("? KNJ7543.96.AN874.96 ? 0 - | JO KC AO")
+
+
+# ----- weighted sampling and aggregation ------------------------------------------------------
+
+
+def reference_entries(values):
+    """The unweighted aggregation, written out plainly: mean, s / sqrt(n), share best."""
+    n = len(values)
+    out = {}
+    for card in values[0]:
+        vs = [v[card] for v in values]
+        mean = sum(vs) / n
+        var = sum((x - mean) ** 2 for x in vs) / (n - 1) if n > 1 else 0.0
+        best = sum(v[card] == max(v.values()) for v in values) / n
+        out[card] = (mean, (var / n) ** 0.5, best)
+    return out
+
+
+def random_values(rng, deals, cards=4):
+    return [{Card(c): float(rng.randrange(5)) for c in range(cards)} for _ in range(deals)]
+
+
+def test_equal_weights_aggregate_as_the_uniform_mean():
+    rng = random.Random(5)
+    for deals in (1, 2, 7, 30):
+        values = random_values(rng, deals)
+        expected = reference_entries(values)
+        for weight in (1, 0.25, 3):
+            entries, effective = aggregate(values, [weight] * deals)
+            assert effective == pytest.approx(deals)
+            for e in entries:
+                mean, stderr, best = expected[e.card]
+                assert e.mean == pytest.approx(mean)
+                assert e.stderr == pytest.approx(stderr)
+                assert e.best_rate == pytest.approx(best)
+
+
+def test_whole_number_weights_are_repeated_deals():
+    # a deal of weight k counts as k copies for the mean and the best rate;
+    # the effective size shrinks to (sum w)^2 / sum w^2, never above the copies
+    rng = random.Random(6)
+    for _ in range(20):
+        values = random_values(rng, rng.randrange(2, 8))
+        weights = [rng.randrange(1, 4) for _ in values]
+        copies = [v for v, w in zip(values, weights) for _ in range(w)]
+        expected = reference_entries(copies)
+        entries, effective = aggregate(values, weights)
+        assert effective <= len(copies) + 1e-9
+        assert effective == pytest.approx(sum(weights) ** 2 / sum(w * w for w in weights))
+        for e in entries:
+            mean, _, best = expected[e.card]
+            assert e.mean == pytest.approx(mean)
+            assert e.best_rate == pytest.approx(best)
+
+
+def test_aggregate_rejects_weightless_deals():
+    with pytest.raises(CoinsError):
+        aggregate([{Card(0): 1.0}], [0])
+    with pytest.raises(CoinsError):
+        aggregate([], [])
+
+
+def test_deal_weights_are_positive_and_the_likelihood_matches_the_model():
+    rng = random.Random(7)
+    for seed in range(8):
+        record = record_cut(seed, rng.randrange(3, 14))
+        view = record.view(record.to_move)
+        sampler = ViewSampler(view)
+        pool = [sampler.sample_hands(rng) for _ in range(20)] + [record.hands]
+        weights = deal_weights(view, pool)
+        assert all(w > 0 for w in weights) and max(weights) == 1
+        # slow reference: replay with Position and apply the model card by card
+        for hands, w in zip(pool[-3:], weights[-3:]):
+            full = Record(hands, view.leader, view.trick, view.taken, view.moves)
+            logp = 0.0
+            for n, card in enumerate(full.moves):
+                before = full.position_after(n)
+                seat = before.to_move
+                if seat in view.hidden:
+                    hand = before.hands[seat]
+                    p = 0.5 / len(before.hand(seat))
+                    p += 0.5 if greedy_card(hand, list(before.trick)) == card else 0
+                    logp += math.log(p)
+            assert log_likelihood(view, hands) == pytest.approx(logp)
+        assert hidden_plays(view) == sum(
+            record.position_after(n).to_move in view.hidden for n in range(len(view.moves))
+        )
+
+
+def test_greedy_opponents_make_greedy_deals_likelier():
+    # seats 1 and 2 play greedy, so the true deal explains their plays perfectly
+    record = Hand([random_player, greedy_bot, greedy_bot], seed=4).play().record
+    moves = next(n for n in range(18, 48) if record.position_after(n).to_move == 0)
+    cut = Record(record.hands, record.leader, record.trick, record.taken, record.moves[:moves])
+    view = cut.view(0)  # seat 0 to move: both hidden seats played greedy
+    assert hidden_plays(view) >= 10
+    sampler = ViewSampler(view)
+    rng = random.Random(1)
+    pool = [sampler.sample_hands(rng) for _ in range(200)]
+    truth = log_likelihood(view, cut.hands)
+    others = sorted(log_likelihood(view, h) for h in pool)
+    assert truth >= others[len(others) // 2]
+
+
+def test_weighted_hint_of_a_single_deal_view_is_the_open_hand_values():
+    for seed in range(4):
+        record = record_cut(seed, 5)
+        view = hide_one(record)
+        mover = record.to_move
+        truth = solve_maxn(record.final, card_results=True, line=False)
+        result = hint(view, samples=4, time_limit=0, seed=seed, sampler="weighted")
+        assert result.sampler == "weighted" and result.samples == 4
+        assert {e.card: e.mean for e in result} == {
+            c: r[mover] for c, r in truth.card_results.items()
+        }
+
+
+def test_weighted_hint_without_opponent_plays_is_the_uniform_hint():
+    # nobody hidden has played yet: every deal weighs the same
+    record = record_cut(2, 16)
+    start = Record(record.hands, record.leader, record.trick, record.taken, ())
+    view = start.view(start.to_move)
+    uniform = hint(view, samples=3, time_limit=0, seed=5, sampler="uniform")
+    weighted = hint(view, samples=3, time_limit=0, seed=5, sampler="weighted")
+    assert [e.to_json() for e in uniform] == [e.to_json() for e in weighted]
+
+
+def test_weighted_hint_is_reproducible_and_counts_its_deals():
+    record = record_cut(8, 9)
+    view = record.view(record.to_move)
+    first = hint(view, samples=6, time_limit=0, seed=3, sampler="weighted")
+    again = hint(view, samples=6, time_limit=0, rng=random.Random(3), sampler="weighted")
+    assert first.to_json()["cards"] == again.to_json()["cards"]
+    assert first.samples == 6
+    assert 1 <= first.effective <= 6
+    assert sorted(e.card for e in first) == record.final.legal_cards()
+
+
+def test_horizon_rollouts_end_in_the_exact_value():
+    # with every card's playout ending at once (horizon at least the cards
+    # held), a rollout value is the exact value after the card
+    for seed in range(4):
+        position = record_cut(seed + 20, 5).final
+        mover = position.to_move
+        result = hint(None, deals=[position], exact_cards=0, horizon=5, seed=1)
+        assert result.exact == 0
+        for entry in result:
+            after = position.play(entry.card)
+            rest = solve_maxn(after, card_results=False, line=False).equilibrium[mover]
+            gained = after.taken[mover] - position.taken[mover]
+            assert entry.mean == rest + gained
+
+
+def test_bad_sampler_and_horizon():
+    position = Position.random(random.Random(2), 4)
+    with pytest.raises(CoinsError):
+        hint(position, sampler="clever")
+    with pytest.raises(CoinsError):
+        hint(position, horizon=-1)
+    with pytest.raises(CoinsError):
+        hint(position, tremble=0)
+
+
+def test_values_do_not_depend_on_the_threads():
+    # early in a hand the cards are shared out over threads: same streams, same values
+    for seed in range(3):
+        position = record_cut(seed + 30, 12).final
+        one = hint(None, deals=[position], threads=1, seed=seed)
+        two = hint(None, deals=[position], threads=2, seed=seed)
+        assert one.exact == two.exact == 0
+        assert [e.to_json() for e in one] == [e.to_json() for e in two]

@@ -61,6 +61,19 @@ def test_hint_table_on_a_view(capsys):
     assert "3C" in out
 
 
+def test_hint_sampler_option(capsys):
+    # a full record read as seat 0's view: the other seats have played, so the
+    # weighted sampler has something to weigh; the JSON says which one ran
+    record = ENDING + " | JO 5O 8O 9C"
+    for sampler in ("uniform", "weighted"):
+        argv = ["hint", record, "--samples", "4", "--seed", "1", "--sampler", sampler, "--json"]
+        out = json.loads(run(argv, capsys))
+        assert out["sampler"] == sampler and out["samples"] == 4
+        assert 1 <= out["effective_samples"] <= 4
+    with pytest.raises(SystemExit):
+        run(["hint", record, "--sampler", "clever"], capsys)
+
+
 def test_match_json(capsys):
     out = json.loads(
         run(["match", "--seats", "greedy", "random", "random", "--hands", "4", "--seed", "3",
