@@ -41,6 +41,7 @@ RESULTS = HERE / "results" / "solver.json"
 # cards per hand -> positions in the suite
 SUITE_SIZES = {6: 20, 8: 20, 10: 20, 12: 20, 14: 10, 16: 10}
 FULL_DEAL = 16
+ALL_SEATS = tuple(range(SEATS))  # full deals: every seat's value
 QUICK_POSITIONS = 5
 QUICK_SIZES = (6, 8, 10)
 QUICK_CAP = 10.0
@@ -367,8 +368,7 @@ def main(argv: list[str] | None = None) -> dict | None:
     records = []
     for cards in args.sizes:
         positions = suite[cards][:QUICK_POSITIONS] if args.quick else suite[cards]
-        # full deals: every seat's value, the question issue 5 asks; endings: seat 0's
-        cap, seats = (args.time_cap, SEATS) if cards == FULL_DEAL else (args.ending_cap, (0,))
+        cap, seats = (args.time_cap, ALL_SEATS) if cards == FULL_DEAL else (args.ending_cap, (0,))
         records += run_all(lambda p: run_position(p, cap, args.threads, seats), positions,
                            f"{cards} cards", console)
     options = {"sizes": args.sizes, "quick": args.quick, "time_cap": args.time_cap,

@@ -61,6 +61,16 @@ def test_full_deal_records_carry_every_seat():
     assert record["value"] == record["values"][0] and record["exact"]
 
 
+def test_full_deals_are_run_for_every_seat(tmp_path):
+    report = bench.main(["--sizes", "16", "--quick", "--time-cap", "0.2",
+                         "--output", str(tmp_path / "solver.json")])
+    records = report["positions"]
+    assert len(records) == bench.QUICK_POSITIONS
+    for record in records:
+        assert record["cards"] == 16 and record["seats"] == [0, 1, 2]
+        assert all(low <= high for low, high in record["all_bounds"])
+
+
 @pytest.mark.parametrize("sizes", ["7", "6,x"])
 def test_bad_sizes_are_a_usage_error(sizes):
     with pytest.raises(SystemExit) as exit:
