@@ -151,6 +151,10 @@ class TerminalGame(MatchObserver):
         """Show the table, then read lines until one is a card the user holds."""
         self.position = position
         self._show(position)
+        if position.hands[seat] & (position.hands[seat] - 1) == 0:  # no choice left
+            card = Card(position.hands[seat].bit_length() - 1)
+            self.say(f"You play your last card, {card}.")
+            return self._played(card)
         if self.hints:
             self._hint()
         while True:
@@ -170,9 +174,12 @@ class TerminalGame(MatchObserver):
                 held = " ".join(str(c) for c in cards_in(position.hands[seat]))
                 self.say(f"You do not hold {card}: your cards are {held}.")
                 continue
-            self.played.append(card)
-            self.position = None
-            return card
+            return self._played(card)
+
+    def _played(self, card: Card) -> Card:
+        self.played.append(card)
+        self.position = None
+        return card
 
     def view(self) -> Record:
         """What the user knows now: the hand so far, the other hands hidden."""

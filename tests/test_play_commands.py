@@ -14,6 +14,7 @@ import argparse
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -26,7 +27,7 @@ from analysis.arena import SEATINGS, duplicate, matches
 from coins import cli, play_commands
 from coins import game as game_module
 from coins.game import TerminalGame
-from solver.cards import FULL_DECK, cards_in
+from solver.cards import FULL_DECK, Card, cards_in
 from solver.maxn import solve_maxn
 from tests.test_match import check_match, replay_tricks
 
@@ -261,9 +262,19 @@ def test_a_scripted_match_plays_the_cards_typed_to_the_end(seat):
     result = game.play()
     check_match(result)  # the rules, and the end at the target
     assert result.target == 15 and max(result.scores) >= 15
-    assert user_moves(result, seat) == typed == game.played
     text = out.getvalue()
+    assert user_moves(result, seat) == game.played
     assert text.count("Your card: ") == len(typed)
+    # the user's last card of a hand is played without asking: the rest were typed
+    last_cards = [Card.parse(c) for c in re.findall(r"You play your last card, (\w+)\.", text)]
+    assert last_cards and len(game.played) == len(typed) + len(last_cards)
+    rest = list(game.played)
+    for card in last_cards:
+        rest.remove(card)
+    assert rest == typed
+    per_hand = [[c for position, c in zip(hand.record.positions(), hand.record.moves)
+                 if position.to_move == seat] for hand in result.hands]  # fmt: skip
+    assert last_cards == [cards[-1] for cards in per_hand if len(cards) == 16]
     for hand in result.hands:
         points = ", ".join(f"{game.labels[s]} {hand.points[s]}" for s in range(3))
         assert f"Hand {hand.number} " in text and f"points this hand {points};" in text
