@@ -10,7 +10,6 @@ to move and the equilibrium line to the end of the hand.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 
@@ -21,12 +20,8 @@ from .cards import SUIT_MASKS, Card, cards_in
 from .errors import CoinsError
 from .position import Position
 from .table import TranspositionTable
-from .threads import DEFAULT_THREADS, run_searches
+from .threads import DEFAULT_THREADS, BudgetExhausted, run_searches
 
-
-
-class _BudgetExhausted(Exception):
-    """Raised inside a search when its node or time budget runs out."""
 
 
 class MaxnTable(TranspositionTable):
@@ -107,26 +102,12 @@ class _MaxnSearch:
 
     def run(self, position: Position, all_cards: bool) -> int:
         """Search ``position`` (not over); returns how many root cards were searched."""
-        budget = 0
-        if self.max_nodes is not None:
-            budget = (self.max_nodes - self.nodes) // self.threads
-            if budget <= 0:
-                raise _BudgetExhausted
         hands = np.array(position.hands, dtype=np.int64)
         trick = np.full(2, -1, dtype=np.int64)
         trick[: len(position.trick)] = position.trick
         options = self.options | (k.MAXN_ALL_CARDS if all_cards else 0)
-        stop = np.zeros(1, dtype=np.int64)
-        timer = None
-        if self.deadline is not None:
-            left = self.deadline - time.perf_counter()
-            if left <= 0:
-                raise _BudgetExhausted
-            timer = threading.Timer(left, stop.fill, (1,))
-            timer.daemon = True
-            timer.start()
 
-        def search(thread: int) -> int:
+        def search(thread: int, budget: int, stop: np.ndarray) -> int:
             moves, results, best = self.roots[thread]
             n = k.maxn_search(
                 hands, position.leader, trick, len(position.trick), self.table.slots,
@@ -137,16 +118,13 @@ class _MaxnSearch:
                 stop[0] = 1
             return n
 
-        try:
-            counts = run_searches(search, self.threads, stop)
-        finally:
-            if timer is not None:
-                timer.cancel()
+        nodes_left = None if self.max_nodes is None else self.max_nodes - self.nodes
+        counts = run_searches(search, self.threads, nodes_left, self.deadline)
         for thread, n in enumerate(counts):
             if n != k.MAXN_ABORTED:
                 self.root_moves, self.root_results, self.root_best = self.roots[thread]
                 return n
-        raise _BudgetExhausted
+        raise BudgetExhausted
 
     def best_card(self, position: Position) -> Card:
         """The card the mover plays in the equilibrium (after ``run``)."""
@@ -214,7 +192,7 @@ def solve_maxn(
     else:
         try:
             _solve_root(search, position, result, card_results, line)
-        except _BudgetExhausted:
+        except BudgetExhausted:
             result.exact = False
     result.nodes = search.nodes
     result.seconds = time.perf_counter() - start

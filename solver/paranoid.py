@@ -9,8 +9,6 @@ public ``solve`` (``solve.py``) validates its input and calls it.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -18,15 +16,10 @@ import numpy as np
 
 from . import _kernels as k
 from .cards import SEATS, Card
-from .errors import CoinsError
 from .position import Position
 from .table import TranspositionTable
-from .threads import run_searches
+from .threads import BudgetExhausted, run_searches
 
-
-
-class BudgetExhausted(Exception):
-    """Raised inside a search when its node or time budget runs out."""
 
 
 class ParanoidSearch:
@@ -83,21 +76,8 @@ class ParanoidSearch:
         trick = np.full(2, -1, dtype=np.int64)
         trick[: len(position.trick)] = position.trick
         hands = np.array(position.hands, dtype=np.int64)
-        budget = 0
-        if self.max_nodes is not None:
-            budget = (self.max_nodes - self.nodes) // self.threads
-            if budget <= 0:
-                raise BudgetExhausted
-        stop = np.zeros(1, dtype=np.int64)
-        timer = None
-        if self.deadline is not None:
-            left = self.deadline - time.perf_counter()
-            if left <= 0:
-                raise BudgetExhausted
-            timer = threading.Timer(left, stop.fill, (1,))
-            timer.start()
 
-        def run(thread: int) -> int:
+        def run(thread: int, budget: int, stop: np.ndarray) -> int:
             outcome = k.paranoid_search(
                 seat, need, hands, position.leader, trick, len(position.trick),
                 self.table.slots, self.histories[thread], self.stats[thread],
@@ -108,11 +88,8 @@ class ParanoidSearch:
                 stop[0] = 1
             return outcome
 
-        try:
-            outcomes = run_searches(run, self.threads, stop)
-        finally:
-            if timer is not None:
-                timer.cancel()
+        nodes_left = None if self.max_nodes is None else self.max_nodes - self.nodes
+        outcomes = run_searches(run, self.threads, nodes_left, self.deadline)
         answers = [o for o in outcomes if o != k.ABORTED]
         if not answers:
             raise BudgetExhausted

@@ -1,9 +1,11 @@
-"""The threads that searches run on (lazy SMP: see ``ParanoidSearch``)."""
+"""The threads that searches run on (lazy SMP: see ``ParanoidSearch``), under
+the caller's node and time budget."""
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 
@@ -14,6 +16,10 @@ DEFAULT_THREADS = min(2, os.cpu_count() or 1)
 _pool: ThreadPoolExecutor | None = None
 
 
+class BudgetExhausted(Exception):
+    """Raised when a search's node or time budget is spent before it answers."""
+
+
 def helper_pool() -> ThreadPoolExecutor:
     """The pool that runs the helper threads of every search (made on first use)."""
     global _pool
@@ -22,17 +28,48 @@ def helper_pool() -> ThreadPoolExecutor:
     return _pool
 
 
-def run_searches(search: Callable[[int], int], threads: int, stop: np.ndarray) -> list[int]:
-    """``[search(0), ..., search(threads - 1)]``, run at once; each compiled
-    search stops soon after ``stop[0]`` is set.
+def run_searches(
+    search: Callable[[int, int, np.ndarray], int],
+    threads: int,
+    nodes_left: int | None,
+    deadline: float | None,
+) -> list[int]:
+    """``[search(t, budget, stop) for t in range(threads)]``, run at once.
+
+    Each compiled search gets an equal share of ``nodes_left`` (``budget``;
+    0: no limit) and stops soon after ``stop[0]`` is set: by the search that
+    answers first, by a timer at ``deadline`` (a ``time.perf_counter()``
+    value), or by Ctrl-C. Raises BudgetExhausted when nothing is left to spend.
 
     A compiled search holds its thread until it returns, and Python handles
     Ctrl-C only in the main thread between bytecodes, so from the main thread
     every search runs in the pool while the main thread waits, where Ctrl-C
     reaches it: then ``stop`` is set, the searches wind up, and
     KeyboardInterrupt goes on up. Elsewhere (a worker thread: no Ctrl-C to
-    catch) the calling thread runs ``search(0)`` itself.
+    catch) the calling thread runs the first search itself.
     """
+    budget = 0
+    if nodes_left is not None:
+        budget = nodes_left // threads
+        if budget <= 0:
+            raise BudgetExhausted
+    stop = np.zeros(1, dtype=np.int64)
+    timer = None
+    if deadline is not None:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            raise BudgetExhausted
+        timer = threading.Timer(left, stop.fill, (1,))
+        timer.daemon = True
+        timer.start()
+    try:
+        return _run_all(lambda t: search(t, budget, stop), threads, stop)
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
+def _run_all(search: Callable[[int], int], threads: int, stop: np.ndarray) -> list[int]:
     if threading.current_thread() is not threading.main_thread():
         helpers = [helper_pool().submit(search, t) for t in range(1, threads)]
         return [search(0)] + [helper.result() for helper in helpers]
