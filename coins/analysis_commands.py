@@ -9,7 +9,6 @@ only parses arguments and prints.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 
 from rich import box
@@ -104,10 +103,7 @@ def graph_command(args: argparse.Namespace) -> None:
 
 
 def register(add) -> None:
-    """Add the analysis commands through ``coins.cli``'s ``add(name, function)`` helper
-    (or, given argparse's sub-parsers object itself, through an equivalent one)."""
-    if isinstance(add, argparse._SubParsersAction):
-        add = _adder(add)
+    """Add the analysis commands through ``coins.cli``'s ``add(name, function)`` helper."""
 
     def position_argument(parser):
         parser.add_argument(
@@ -166,22 +162,6 @@ def register(add) -> None:
         help="refuse graphs of more than N positions (default 2000)",
     )  # fmt: skip
     limits(graph_parser, "the solver")
-
-
-def _adder(commands: argparse._SubParsersAction):
-    """``coins.cli``'s ``add``: a sub-parser whose help comes from the function's docstring."""
-
-    def add(name, function):
-        description = inspect.cleandoc(function.__doc__)
-        summary = description.partition("\n\n")[0]
-        command = commands.add_parser(
-            name, help=" ".join(summary.split()), description=description,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )  # fmt: skip
-        command.set_defaults(run=function)
-        return command
-
-    return add
 
 
 # ----- rendering --------------------------------------------------------------------------

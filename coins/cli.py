@@ -81,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="coins", description=__doc__)
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
 
-    def add(name, function):
+    def add(name: str, function) -> argparse.ArgumentParser:
+        """A sub-command that runs ``function``, its help taken from the docstring."""
         description = inspect.cleandoc(function.__doc__)
         summary = description.partition("\n\n")[0]
         command = commands.add_parser(

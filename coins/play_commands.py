@@ -226,11 +226,6 @@ def play_command(args: argparse.Namespace) -> None:
 
 def register(add) -> None:
     """Add the hint, match and play commands through ``coins.cli``'s ``add(name, function)``."""
-    if isinstance(add, argparse._SubParsersAction):
-        from .analysis_commands import _adder
-
-        add = _adder(add)
-
     hint_parser = add("hint", hint_command)
     hint_parser.add_argument(
         "view", nargs="+", metavar="VIEW",

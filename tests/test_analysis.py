@@ -6,7 +6,6 @@ naive twins elsewhere) or, where said, are worked out by hand from RULES.md.
 
 from __future__ import annotations
 
-import argparse
 import doctest
 import json
 import random
@@ -18,7 +17,7 @@ import analysis.graph
 import analysis.report
 import analysis.reviews
 from analysis import analyze, review
-from coins import analysis_commands, cli
+from coins import cli
 from positions import random_position
 from solver import CoinsError, Position, solve
 from solver.maxn import solve_maxn
@@ -205,17 +204,7 @@ def test_records_that_cannot_be_reviewed():
 
 @pytest.fixture
 def coins(capsys, monkeypatch):
-    """Run ``coins`` with the analysis commands, registered here if cli.py does not yet."""
-    build = cli.build_parser
-
-    def build_with_analysis():
-        parser = build()
-        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        if "analyze" not in commands.choices:
-            analysis_commands.register(commands)
-        return parser
-
-    monkeypatch.setattr(cli, "build_parser", build_with_analysis)
+    """Run ``coins`` (wide, so tables do not wrap)."""
     monkeypatch.setenv("COLUMNS", "160")
 
     def run(*argv):

@@ -10,7 +10,6 @@ with wins, points and the user's cards recounted from the records.
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import os
@@ -24,7 +23,7 @@ import pytest
 from rich.console import Console
 
 from analysis.arena import SEATINGS, duplicate, matches
-from coins import cli, play_commands
+from coins import cli
 from coins import game as game_module
 from coins.game import TerminalGame
 from solver.cards import FULL_DECK, Card, cards_in
@@ -35,10 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def run(argv, capsys):
-    parser = argparse.ArgumentParser(prog="coins")
-    commands = parser.add_subparsers(required=True)
-    play_commands.register(commands)
-    args = parser.parse_args(argv)
+    args = cli.build_parser().parse_args(argv)
     args.run(args)
     return capsys.readouterr().out
 
