@@ -64,6 +64,15 @@ class Budget:
             raise BudgetSpent
         return result
 
+    def both_modes(self, position: Position) -> tuple[SolveResult, MaxnResult, int, int]:
+        """Every card of the mover valued in both modes: the paranoid result, the
+        max^n result, the mover's guaranteed value and its best own max^n points."""
+        mover = position.to_move
+        paranoid = self.paranoid(position, (mover,), line=False)
+        maxn = self.maxn(position, line=False)
+        best_own = max(result[mover] for result in maxn.card_results.values())
+        return paranoid, maxn, paranoid.guaranteed[mover], best_own
+
 
 def as_position(position: Position | str) -> Position:
     if isinstance(position, str):

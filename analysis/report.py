@@ -186,10 +186,7 @@ def analyze(
 
 def _decision(budget: Budget, position: Position, number: int, trick: int, played: Card):
     mover = position.to_move
-    paranoid = budget.paranoid(position, (mover,), line=False)
-    maxn = budget.maxn(position, line=False)
-    best_own = max(result[mover] for result in maxn.card_results.values())
-    guaranteed = paranoid.guaranteed[mover]
+    paranoid, maxn, guaranteed, best_own = budget.both_modes(position)
     cards = [
         CardReport(
             card,

@@ -204,10 +204,7 @@ def review(record: Record | str, max_nodes: int | None = None, time_limit: float
 
 def _review_move(budget: Budget, position: Position, number: int, trick: int, card: Card):
     mover = position.to_move
-    paranoid = budget.paranoid(position, (mover,), line=False)
-    maxn = budget.maxn(position, line=False)
-    guaranteed = paranoid.guaranteed[mover]
-    best_own = max(r[mover] for r in maxn.card_results.values())
+    paranoid, maxn, guaranteed, best_own = budget.both_modes(position)
     after = position.play(card)
     winner, points = points_won(position, after)
     return MoveReview(
