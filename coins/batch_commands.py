@@ -232,6 +232,16 @@ def summary_text(summary: BatchSummary, out) -> str:
     return text
 
 
+def _add_worker_options(parser) -> None:
+    """Where the solving runs: --workers, --scheduler, --chunk (batch and study)."""
+    parser.add_argument("--workers", type=int, metavar="N",
+                        help="worker processes (default: all cores; 1: in this process)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run on the Dask cluster at ADDRESS (tcp://host:8786)")
+    parser.add_argument("--chunk", type=int, metavar="LINES",
+                        help="lines per task (default: about 8 tasks a worker, at most 64)")
+
+
 def register(add) -> None:
     """Add ``batch`` through ``coins.cli``'s ``add(name, function)`` helper."""
     parser = add("batch", batch_command)
@@ -251,12 +261,7 @@ def register(add) -> None:
     )
     limit.add_argument("--time-limit", type=float, metavar="SEC",
                        help="stop each position after SEC seconds")
-    parser.add_argument("--workers", type=int, metavar="N",
-                        help="worker processes (default: all cores; 1: in this process)")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="run on the Dask cluster at ADDRESS (tcp://host:8786)")
-    parser.add_argument("--chunk", type=int, metavar="LINES",
-                        help="lines per task (default: about 8 tasks a worker, at most 64)")
+    _add_worker_options(parser)
     parser.add_argument("--card-values", action="store_true",
                         help="add the mover's card values (paranoid) and card results (maxn)")
     parser.add_argument("--lines", action="store_true",
@@ -290,11 +295,7 @@ def register(add) -> None:
                        help="cards already on the table (default 0)")
     study.add_argument("--out", required=True, metavar="RESULTS.jsonl",
                        help="the batch results to append to (and resume from)")
-    study.add_argument("--workers", type=int, metavar="N",
-                       help="worker processes (default: all cores; 1: in this process)")
-    study.add_argument("--scheduler", metavar="ADDRESS",
-                       help="run on the Dask cluster at ADDRESS")
-    study.add_argument("--chunk", type=int, metavar="LINES", help="lines per task")
+    _add_worker_options(study)
     study.add_argument("--json", metavar="FILE", help="write the statistics as JSON")
     study.add_argument("--csv", metavar="PREFIX",
                        help="write PREFIX-seats.csv and PREFIX-cards.csv")
