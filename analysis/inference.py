@@ -26,31 +26,31 @@ import math
 
 from solver.cards import SEATS, Cards, popcount
 from solver.record import Record
+from solver.rules import trick_winner
 
-from .playout import greedy_card, winner_index
+from .playout import greedy_card
 
 DEFAULT_TREMBLE = 0.5
 
 
-def _turns(view: Record, hands):
-    """(seat, its hand before the card, the trick before it, card) for every
-    card of ``view.moves``, replayed from ``hands`` on bare bitmasks."""
-    hands = [h or 0 for h in hands]
+def _turns(view: Record) -> list[tuple[int, list[int], int]]:
+    """(seat, the trick before the card, card) for every card of ``view.moves``:
+    who plays when follows from the cards alone, the same in every deal."""
     leader, trick = view.leader, list(view.trick)
+    turns = []
     for card in view.moves:
-        seat = (leader + len(trick)) % SEATS
-        yield seat, hands[seat], trick, card
-        hands[seat] &= ~(1 << card)
+        turns.append(((leader + len(trick)) % SEATS, trick, card))
         trick = trick + [card]
         if len(trick) == SEATS:
-            leader = (leader + winner_index(*trick)) % SEATS
+            leader = (leader + trick_winner(trick)) % SEATS
             trick = []
+    return turns
 
 
 def hidden_plays(view: Record) -> int:
     """How many cards of the record the view's hidden seats played."""
     hidden = set(view.hidden)
-    return sum(seat in hidden for seat, _, _, _ in _turns(view, view.hands))
+    return sum(seat in hidden for seat, _, _ in _turns(view))
 
 
 def log_likelihood(view: Record, hands: tuple[Cards, Cards, Cards],
@@ -58,20 +58,26 @@ def log_likelihood(view: Record, hands: tuple[Cards, Cards, Cards],
     """Log-probability of the hidden seats' plays in ``view.moves`` when the
     record starts from ``hands`` (a full deal of the view) and they play by the
     trembling greedy model."""
-    hidden = set(view.hidden)
+    return _log_likelihood(_turns(view), set(view.hidden), hands, tremble)
+
+
+def _log_likelihood(turns, hidden: set[int], hands, tremble: float) -> float:
+    hands = list(hands)
     total = 0.0
-    for seat, hand, trick, card in _turns(view, hands):
+    for seat, trick, card in turns:
         if seat in hidden:
-            p = tremble / popcount(hand)
-            if greedy_card(hand, trick) == card:
+            p = tremble / popcount(hands[seat])
+            if greedy_card(hands[seat], trick) == card:
                 p += 1 - tremble
             total += math.log(p)
+        hands[seat] &= ~(1 << card)
     return total
 
 
 def deal_weights(view: Record, deals: list[tuple[Cards, Cards, Cards]],
                  tremble: float = DEFAULT_TREMBLE) -> list[float]:
     """Weights proportional to each deal's likelihood, the largest 1."""
-    logs = [log_likelihood(view, hands, tremble) for hands in deals]
+    turns, hidden = _turns(view), set(view.hidden)
+    logs = [_log_likelihood(turns, hidden, hands, tremble) for hands in deals]
     top = max(logs)
     return [math.exp(x - top) for x in logs]

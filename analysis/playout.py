@@ -27,22 +27,6 @@ import random
 from . import _kernels as k
 
 
-def winner_index(a: int, b: int, c: int) -> int:
-    """Index in play order (0-2) of the card that wins the trick ``a b c`` (RULES.md)."""
-    sa, sb, sc = a // 12, b // 12, c // 12
-    if sa == sb == sc:
-        return 0 if a > b and a > c else (1 if b > c else 2)
-    if sa == sb:
-        return 0 if a > b else 1
-    if sa == sc:
-        return 0 if a > c else 2
-    if sb == sc:
-        return 1 if b > c else 2
-    missing = 6 - sa - sb - sc  # suits 0-3: the one absent
-    winner = (missing + 1) % 4
-    return 0 if sa == winner else (1 if sb == winner else 2)
-
-
 def greedy_card(hand: int, trick: list[int] | tuple[int, ...]) -> int:
     """The greedy heuristic's card from ``hand`` with ``trick`` on the table."""
     t0, t1 = (list(trick) + [-1, -1])[:2]
