@@ -62,7 +62,7 @@ How a card is valued in one sampled deal:
 
 Both cores (``threads``, default 2): an exact solve of a whole deal runs on
 that many search threads (lazy SMP); early in a hand the deal's cards are
-shared out over that many threads instead (``SPLIT_CARDS``), each playing out
+shared out over that many threads instead, each playing out
 and solving its cards on one search thread: the playouts are compiled and
 the searches release the GIL. Measured (30 samples, no time limit, 8 views x
 3 seeds each, orders rotated, another benchmark running: load 4-5 on 2
@@ -107,7 +107,6 @@ DEFAULT_SAMPLER = "uniform"  # measured: see the module docstring
 DEFAULT_HORIZON = 5
 POOL_FACTOR = 10  # weighted sampling: uniform deals weighted per deal drawn
 POOL_MIN = 100
-SPLIT_CARDS = True  # early in a hand: cards over threads, not threads per search (measured)
 DEFAULT_SAMPLES = 30
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_ROLLOUTS = 3
@@ -383,7 +382,7 @@ def _evaluate(position, mode, exact_cards, horizon, rollouts, epsilon, rng, left
             values[card] = total / rollouts + (after.taken[mover] - position.taken[mover])
         return values
 
-    if SPLIT_CARDS and threads > 1 and len(jobs) > 1:
+    if threads > 1 and len(jobs) > 1:
         # the cards shared out over threads, each solving on one search thread
         helpers = [helper_pool().submit(value_of, jobs[t::threads], 1) for t in range(1, threads)]
         parts = [value_of(jobs[0::threads], 1)] + [helper.result() for helper in helpers]
