@@ -323,69 +323,40 @@ def possible_winners(lead_card, card, third_hand):
 
 
 @njit
-def _order_moves(
-    ply, mover, seat, stack_hands, trick_cards, n_trick, moves, n, hint, history, options, scores
-):
-    """Sort ``moves[ply, :n]`` best first for the mover.
+def _move_score(card, mover, seat, n_trick, c0, c1, third_hand, seat_hand):
+    """How good ``card`` looks for the mover, before history: the last card of
+    a trick by the trick's outcome for seat p (the outcome is then known), the
+    second by whether that outcome no longer depends on the third card.
 
-    The last card of a trick is ordered by the trick's outcome for seat p (the
-    outcome is then known); the others by the history of cutoffs. A card from
-    the transposition table goes first. ``scores`` is scratch space.
+    Scalars only: a helper that took the search's arrays would count
+    references to each on every call (atomic operations that measured about
+    a fifth of the search time).
     """
     maximizing = mover == seat
-    for i in range(n):
-        card = moves[ply, i]
-        score = history[((mover - seat) % 3) * 3 + n_trick, card]
-        if n_trick == 2:
-            c0 = trick_cards[ply, 0]
-            c1 = trick_cards[ply, 1]
-            points = coin_count(c0) + coin_count(c1) + coin_count(card)
-            winner_offset = trick_winner(c0, c1, card)
-            seat_wins = (mover + 1 + winner_offset) % 3 == seat
-            if maximizing:
-                outcome = 1 + points if seat_wins else -coin_count(card)
-            else:
-                outcome = -1 - points if seat_wins else coin_count(card)
-            score += outcome << 40
-        elif n_trick == 1:
-            # does the trick's outcome for seat p no longer depend on the third card?
-            lead_card = trick_cards[ply, 0]
-            third = (mover + 1) % 3
-            winners = possible_winners(lead_card, card, stack_hands[ply, third])
-            seat_bit = 1 << ((seat - mover + 1) % 3)  # seat p as leader (1), mover (2), third (4)
-            if third == seat:
-                seat_can_win = winners & seat_bit != 0
-                seat_must_win = winners == seat_bit
-            else:  # the third player is the pair's: it decides
-                seat_can_win = winners == seat_bit
-                seat_must_win = seat_can_win
-            points = coin_count(lead_card) + coin_count(card)
-            if maximizing:
-                outcome = 1 + points if seat_must_win else (0 if seat_can_win else -coin_count(card))
-            else:
-                outcome = -1 - points if seat_can_win else coin_count(card)
-            score += outcome << 40
-        elif maximizing:
-            score -= coin_count(card) << 40  # a Coin led is a Coin the pair can take
-        else:
-            seat_hand = stack_hands[ply, seat]
-            seat_above = seat_hand & _SUIT_MASKS[card // 12] & ~((2 << card) - 1)
-            if coin_count(card) and seat_above == 0:
-                score += 1 << 40  # a Coin seat p cannot overtake in its suit
-        if card == hint:
-            score += 1 << 50
-        # among equals cheaper cards first (a helper thread tries dearer ones)
-        scores[i] = score + (card % 12) if options & PREFER_HIGH else score - (card % 12)
-    for i in range(1, n):  # insertion sort, n <= 16
-        card = moves[ply, i]
-        score = scores[i]
-        j = i - 1
-        while j >= 0 and scores[j] < score:
-            scores[j + 1] = scores[j]
-            moves[ply, j + 1] = moves[ply, j]
-            j -= 1
-        scores[j + 1] = score
-        moves[ply, j + 1] = card
+    if n_trick == 2:
+        points = coin_count(c0) + coin_count(c1) + coin_count(card)
+        seat_wins = (mover + 1 + trick_winner(c0, c1, card)) % 3 == seat
+        if maximizing:
+            return 1 + points if seat_wins else -coin_count(card)
+        return -1 - points if seat_wins else coin_count(card)
+    if n_trick == 1:
+        third = (mover + 1) % 3
+        winners = possible_winners(c0, card, third_hand)
+        seat_bit = 1 << ((seat - mover + 1) % 3)  # seat p as leader (1), mover (2), third (4)
+        if third == seat:
+            seat_can_win = winners & seat_bit != 0
+            seat_must_win = winners == seat_bit
+        else:  # the third player is the pair's: it decides
+            seat_can_win = winners == seat_bit
+            seat_must_win = seat_can_win
+        points = coin_count(c0) + coin_count(card)
+        if maximizing:
+            return 1 + points if seat_must_win else (0 if seat_can_win else -coin_count(card))
+        return -1 - points if seat_can_win else coin_count(card)
+    if maximizing:
+        return -coin_count(card)  # a Coin led is a Coin the pair can take
+    seat_above = seat_hand & _SUIT_MASKS[card // 12] & ~((2 << card) - 1)
+    return 1 if coin_count(card) and seat_above == 0 else 0  # a Coin p cannot overtake
 
 
 @njit
@@ -510,9 +481,28 @@ def paranoid_search(
             n = move_representatives(hand, 0 if options & NO_EQUIVALENCE else live, moves[ply])
             if hint >= 0 and hand >> hint & 1 == 0:
                 hint = -1
-            _order_moves(
-                ply, mover, seat, hands, trick_cards, nt, moves, n, hint, history, options, scores
-            )
+            # order best first: the outcome score, then the history of cutoffs,
+            # the table's card first, and among equals cheaper cards first (a
+            # helper thread tries dearer ones); an insertion sort, n <= 16
+            side = ((mover - seat) % 3) * 3 + nt
+            third_hand = hands[ply, (mover + 1) % 3]
+            for i in range(n):
+                card = moves[ply, i]
+                score = _move_score(
+                    card, mover, seat, nt, trick_cards[ply, 0], trick_cards[ply, 1],
+                    third_hand, hands[ply, seat],
+                ) << 40
+                score += history[side, card]
+                if card == hint:
+                    score += 1 << 50
+                score += card % 12 if options & PREFER_HIGH else -(card % 12)
+                j = i - 1
+                while j >= 0 and scores[j] < score:
+                    scores[j + 1] = scores[j]
+                    moves[ply, j + 1] = moves[ply, j]
+                    j -= 1
+                scores[j + 1] = score
+                moves[ply, j + 1] = card
             n_moves[ply] = n
             move_index[ply] = 0
         else:
