@@ -61,7 +61,7 @@ How a card is valued in one sampled deal:
   0.14 s x1, 1.1 s at horizon 6 (too slow), 0.08 s for the former rollouts.
 
 Both cores (``threads``, default 2): an exact solve of a whole deal runs on
-that many search threads (lazy SMP); early in a hand the deal's cards are
+that many search threads; early in a hand the deal's cards are
 shared out over that many threads instead, each playing out
 and solving its cards on one search thread: the playouts are compiled and
 the searches release the GIL. Measured (30 samples, no time limit, 8 views x

@@ -106,6 +106,7 @@ def run_position(position: Position, cap: float, threads: int = DEFAULT_THREADS,
         "tt_probes": stats["tt_probes"],
         "tt_hits": stats["tt_hits"],
         "tt_decided": stats["tt_decided"],
+        "deferred": stats["deferred"],
         "first_card_cutoffs": stats["first_card_cutoffs"],
     }
 

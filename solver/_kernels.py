@@ -86,20 +86,28 @@ MAX_MOVES = 16
 # transposition-table entries probed per key: measured best for each search
 # (2 for the paranoid one: 12-card median 2.9 s -> 2.6 s; 4 for max^n, which 2 slows)
 PARANOID_BUCKET = 2
+# threads mark and defer only nodes with at least this many cards in hand
+# (``paranoid_search``'s ``busy_min_cards``): marking every node cost a third
+# of the node rate (the marks are shared memory), and 18-30 measured alike
+# on 12-card endings
+BUSY_MIN_CARDS = 24
 MAXN_BUCKET = 4
 
 # search outcome codes
 FALSE, TRUE, ABORTED = 0, 1, -1
+DEFERRED = 2  # a child another thread is searching: come back to it later
 
 # option bits for paranoid_search (tests turn the speed-ups off to check them)
-NO_TABLE, NO_EQUIVALENCE, PREFER_HIGH = 1, 2, 4  # PREFER_HIGH: a second thread's ordering
+NO_TABLE, NO_EQUIVALENCE = 1, 2
 
 # stats slots: nodes, table hits and stores, then cutoffs counted by
 # [searching seat or pair][cards already in the trick][first card or later],
-# then the table's probes and the probes whose bounds decided the node
+# then the table's probes, the probes whose bounds decided the node, and the
+# nodes deferred because another thread was searching them
 STAT_NODES, STAT_TT_HITS, STAT_TT_STORES, STAT_CUTOFFS = 0, 1, 2, 3
 STAT_TT_PROBES, STAT_TT_DECIDED = STAT_CUTOFFS + 12, STAT_CUTOFFS + 13
-STAT_SIZE = STAT_CUTOFFS + 14
+STAT_DEFERRED = STAT_CUTOFFS + 14
+STAT_SIZE = STAT_CUTOFFS + 15
 
 
 @njit
@@ -220,6 +228,19 @@ def _key_index(key_a, key_b, table_mask):
     h ^= (key_b >> 28) * 0x27D4EB2F
     h ^= h >> 31
     return h & table_mask
+
+
+@njit
+def _node_signature(h0, h1, h2, leader, n_trick, card0, card1, need, seat):
+    """A 59-bit hash naming a node of one boolean search (products of 24-bit
+    pieces by 32-bit odd numbers: no int64 overflow)."""
+    h = (h0 & 0xFFFFFF) * 0x9E3779B1 ^ (h0 >> 24) * 0x85EBCA77
+    h ^= (h1 & 0xFFFFFF) * 0xC2B2AE3D ^ (h1 >> 24) * 0x27D4EB2F
+    h ^= (h2 & 0xFFFFFF) * 0x165667B1 ^ (h2 >> 24) * 0xD3A2646C
+    h ^= (leader + 3 * n_trick + 9 * (card0 + 1) + 441 * (card1 + 1)) * 0xFD7046C5
+    h ^= (need + 16 * seat) * 0xB55A4F09
+    h ^= h >> 29
+    return h & 0x7FFFFFFFFFFFFFF
 
 
 @njit
@@ -373,6 +394,9 @@ def paranoid_search(
     max_nodes,
     stop,
     options,
+    busy,
+    busy_min_cards,
+    thread,
 ):
     """Can ``seat`` win at least ``need`` more points against the other two?
 
@@ -382,6 +406,13 @@ def paranoid_search(
     table's hits and stores. Bounds in the table stay valid across calls, root
     positions and threads: each entry's key words are stored XORed with its
     data word, so an entry torn by two threads writing at once reads as a miss.
+
+    Threads sharing the table also share ``busy`` (more than one slot turns
+    this on), where each marks the nodes it is searching that hold at least
+    ``busy_min_cards`` cards, as in ABDADA: a
+    node's later cards go first to children no other thread is busy with,
+    and the children deferred so are searched once the rest are done, when
+    the other thread's result is usually in the table.
     """
     hands = np.empty((MAX_PLY, 3), dtype=np.int64)
     leaders = np.empty(MAX_PLY, dtype=np.int64)
@@ -394,6 +425,12 @@ def paranoid_search(
     tt_slot = np.empty(MAX_PLY, dtype=np.int64)  # -1: not a stored (expanded boundary) node
     tt_key = np.empty((MAX_PLY, 2), dtype=np.int64)
     scores = np.empty(MAX_MOVES, dtype=np.int64)
+    exclusive = np.zeros(MAX_PLY, dtype=np.int64)  # defer this node if another thread has it
+    deferred = np.empty(MAX_PLY, dtype=np.int64)  # bit i: move i was deferred
+    second_pass = np.empty(MAX_PLY, dtype=np.int64)
+    busy_slot = np.empty(MAX_PLY, dtype=np.int64)  # -1: this node marked no busy slot
+    busy_mark = np.empty(MAX_PLY, dtype=np.int64)
+    busy_mask = busy.shape[0] - 1  # 0: one thread, nothing to share
 
     for s in range(3):
         hands[0, s] = hands0[s]
@@ -418,6 +455,7 @@ def paranoid_search(
                 stats[STAT_NODES] += nodes
                 return ABORTED
             tt_slot[ply] = -1
+            busy_slot[ply] = -1
             h0 = hands[ply, 0]
             h1 = hands[ply, 1]
             h2 = hands[ply, 2]
@@ -477,13 +515,34 @@ def paranoid_search(
                 tt_slot[ply] = slot
                 tt_key[ply, 0] = key_a
                 tt_key[ply, 1] = key_b
+            if busy_mask and popcount(h0 | h1 | h2) >= busy_min_cards:
+                signature = _node_signature(
+                    h0, h1, h2, lead, nt,
+                    trick_cards[ply, 0] if nt > 0 else -1, trick_cards[ply, 1] if nt > 1 else -1,
+                    target, seat,
+                )
+                mark = signature * 16 + thread % 16
+                slot = signature & busy_mask
+                held = busy[slot]
+                if exclusive[ply] and held >> 4 == mark >> 4 and held != mark:
+                    tt_slot[ply] = -1  # decided nothing: store nothing
+                    stats[STAT_DEFERRED] += 1
+                    result = DEFERRED
+                    entering = False
+                    continue
+                busy[slot] = mark
+                busy_slot[ply] = slot
+                busy_mark[ply] = mark
+            deferred[ply] = 0
+            second_pass[ply] = 0
             hand = hands[ply, mover]
             n = move_representatives(hand, 0 if options & NO_EQUIVALENCE else live, moves[ply])
             if hint >= 0 and hand >> hint & 1 == 0:
                 hint = -1
             # order best first: the outcome score, then the history of cutoffs,
-            # the table's card first, and among equals cheaper cards first (a
-            # helper thread tries dearer ones); an insertion sort, n <= 16
+            # the table's card first, and among equals cheaper cards first
+            # (every thread alike: a thread that broke ties the other way
+            # searched 15% more nodes); an insertion sort, n <= 16
             side = ((mover - seat) % 3) * 3 + nt
             third_hand = hands[ply, (mover + 1) % 3]
             for i in range(n):
@@ -495,7 +554,7 @@ def paranoid_search(
                 score += history[side, card]
                 if card == hint:
                     score += 1 << 50
-                score += card % 12 if options & PREFER_HIGH else -(card % 12)
+                score -= card % 12
                 j = i - 1
                 while j >= 0 and scores[j] < score:
                     scores[j + 1] = scores[j]
@@ -506,7 +565,9 @@ def paranoid_search(
             n_moves[ply] = n
             move_index[ply] = 0
         else:
-            # the node at ``ply`` is decided: ``result``
+            # the node at ``ply`` is decided: ``result`` (or deferred)
+            if busy_slot[ply] >= 0 and busy[busy_slot[ply]] == busy_mark[ply]:
+                busy[busy_slot[ply]] = 0
             slot = tt_slot[ply]
             if slot >= 0:
                 # the entry may have been replaced meanwhile: check the key again
@@ -532,7 +593,9 @@ def paranoid_search(
             mover = (leaders[ply] + n_trick[ply]) % 3
             maximizing = mover == seat
             card = moves[ply, move_index[ply]]
-            if (result == TRUE) == maximizing:
+            if result == DEFERRED:
+                deferred[ply] |= 1 << move_index[ply]
+            elif (result == TRUE) == maximizing:
                 # cutoff: this card decides the node
                 stats[
                     STAT_CUTOFFS + 6 * maximizing + 2 * n_trick[ply] + (move_index[ply] > 0)
@@ -551,10 +614,16 @@ def paranoid_search(
                             _tt_pack(_tt_low(data), _tt_high(data), move, _tt_depth(data)),
                         )
                 continue
-            move_index[ply] += 1
-            if move_index[ply] >= n_moves[ply]:
-                result = FALSE if maximizing else TRUE
-                continue
+            if not second_pass[ply]:
+                move_index[ply] += 1
+                if move_index[ply] >= n_moves[ply]:
+                    second_pass[ply] = 1
+            if second_pass[ply]:
+                if deferred[ply] == 0:
+                    result = FALSE if maximizing else TRUE
+                    continue
+                move_index[ply] = bit_index(deferred[ply] & -deferred[ply])
+                deferred[ply] &= deferred[ply] - 1
             entering = True
         # play moves[ply, move_index[ply]] into ply + 1
         lead = leaders[ply]
@@ -562,6 +631,7 @@ def paranoid_search(
         mover = (lead + nt) % 3
         card = moves[ply, move_index[ply]]
         child = ply + 1
+        exclusive[child] = move_index[ply] > 0 and not second_pass[ply]
         for s in range(3):
             hands[child, s] = hands[ply, s]
         hands[child, mover] ^= 1 << card

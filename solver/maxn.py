@@ -72,7 +72,7 @@ class MaxnResult:
 class _MaxnSearch:
     """Runs compiled max^n searches, counting nodes against one budget.
 
-    With several threads (lazy SMP, as the paranoid search) each thread
+    With several threads (lazy SMP) each thread
     searches the same position over the shared table in its own order of
     ties, and the first to finish stops the others; its root results are
     the answer (they are exact, whoever finds them).

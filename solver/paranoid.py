@@ -18,16 +18,23 @@ from . import _kernels as k
 from .cards import SEATS, Card
 from .position import Position
 from .table import TranspositionTable
-from .threads import BudgetExhausted, run_searches
+from .threads import BudgetExhausted, per_thread_counters, run_searches
 
+
+
+BUSY_SLOTS = 1 << 16  # nodes being searched, marked for the other threads
 
 
 class ParanoidSearch:
     """Runs boolean searches on one position, counting nodes against a budget.
 
-    With several threads (lazy SMP) every thread searches the same question
-    over the shared table, each in its own move order, and the first to
-    answer stops the others: the answer is the same, only sooner.
+    With several threads every thread searches the same question over the
+    shared table and ``busy`` marks, and the first to answer stops the
+    others. Each leaves to the others the nodes they are busy with and comes
+    back to them last (ABDADA), so they share out the tree instead of racing
+    through it. Measured on eight 12-card endings, 2 threads: 16-19 s in all
+    against 28 s on one thread, and 21-22 s when the second thread only
+    broke ties the other way (lazy SMP).
     """
 
     def __init__(
@@ -45,8 +52,12 @@ class ParanoidSearch:
         self.deadline = deadline
         self.options = options
         self.threads = threads
+        # each thread learns its own history: one shared by both cores cost more
+        # in cache traffic than it saved in nodes
         self.histories = [np.zeros((9, 48), dtype=np.int64) for _ in range(threads)]
-        self.stats = [np.zeros(k.STAT_SIZE, dtype=np.int64) for _ in range(threads)]
+        self.stats = per_thread_counters(threads, k.STAT_SIZE)
+        # the nodes each thread is searching, so that the others defer them
+        self.busy = np.zeros(BUSY_SLOTS if threads > 1 else 1, dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -55,8 +66,9 @@ class ParanoidSearch:
     def counters(self) -> dict:
         """What the searches did, summed over threads (for profiling): nodes;
         table probes, hits (an entry found) and decided (its bounds answered);
-        and per side the share of cutoffs made by the first card tried."""
-        total = np.sum(self.stats, axis=0)
+        nodes deferred to another thread; and per side the share of cutoffs
+        made by the first card tried."""
+        total = self.stats.sum(axis=0)
         cutoffs = total[k.STAT_CUTOFFS : k.STAT_CUTOFFS + 12].reshape(2, 3, 2)  # side, trick, later
 
         def first_share(side: int) -> float | None:
@@ -68,6 +80,7 @@ class ParanoidSearch:
             "tt_probes": int(total[k.STAT_TT_PROBES]),
             "tt_hits": int(total[k.STAT_TT_HITS]),
             "tt_decided": int(total[k.STAT_TT_DECIDED]),
+            "deferred": int(total[k.STAT_DEFERRED]),
             "first_card_cutoffs": {"pair": first_share(0), "seat": first_share(1)},
         }
 
@@ -82,12 +95,13 @@ class ParanoidSearch:
                 seat, need, hands, position.leader, trick, len(position.trick),
                 self.table.slots, self.histories[thread], self.stats[thread],
                 budget, stop,
-                self.options | (k.PREFER_HIGH if thread % 2 else 0),
+                self.options, self.busy, k.BUSY_MIN_CARDS, thread,
             )  # fmt: skip
             if outcome != k.ABORTED:
                 stop[0] = 1
             return outcome
 
+        self.busy[:] = 0  # marks left by searches that were stopped
         nodes_left = None if self.max_nodes is None else self.max_nodes - self.nodes
         outcomes = run_searches(run, self.threads, nodes_left, self.deadline)
         answers = [o for o in outcomes if o != k.ABORTED]

@@ -203,6 +203,43 @@ def test_small_table_gives_the_same_answers():
             raise AssertionError(f"{label}: {position}: {error}") from None
 
 
+def _mark_children_busy(position: Position, seat: int, need: int, busy: np.ndarray) -> None:
+    """Mark every child of ``position`` as being searched by another thread (1)."""
+    for card in position.legal_cards():
+        child = position.play(card)
+        trick = list(child.trick) + [-1, -1]
+        signature = int(kernels._node_signature(
+            *child.hands, child.leader, len(child.trick), trick[0], trick[1],
+            need - (child.taken[seat] - position.taken[seat]), seat,
+        ))  # fmt: skip
+        busy[signature & (len(busy) - 1)] = signature * 16 + 1
+
+
+def test_children_busy_in_another_thread_are_deferred_not_lost():
+    """A search (thread 0) that finds its root's children marked busy by
+    another thread defers all but the first and searches them last: same
+    answers as the twin, and the deferrals happen."""
+    rng = random.Random(77)
+    deferred = 0
+    for i in range(40):
+        position = random_position(rng, 3 + i % 2, on_table=i % 2, taken=i % 3 == 0)
+        seat = i % 3
+        value = naive.guaranteed(position, seat)
+        trick = np.array((list(position.trick) + [-1, -1])[:2], dtype=np.int64)
+        for need in range(1, position.coins_left + 1):
+            busy = np.zeros(1 << 12, dtype=np.int64)
+            _mark_children_busy(position, seat, need, busy)
+            stats = np.zeros(kernels.STAT_SIZE, dtype=np.int64)
+            outcome = kernels.paranoid_search(
+                seat, need, np.array(position.hands, dtype=np.int64), position.leader, trick,
+                len(position.trick), TranspositionTable(1).slots, np.zeros((9, 48), dtype=np.int64),
+                stats, 0, np.zeros(1, dtype=np.int64), 0, busy, 0, 0,
+            )  # fmt: skip
+            assert outcome == (kernels.TRUE if value >= need else kernels.FALSE), (position, need)
+            deferred += stats[kernels.STAT_DEFERRED]
+    assert deferred > 40
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(30))
 def test_solver_matches_naive_5_cards(seed):
@@ -442,6 +479,8 @@ def test_search_stats_profile_the_search(threads):
     assert 0 < stats["tt_decided"] <= stats["tt_hits"] <= stats["tt_probes"] < result.nodes
     for share in stats["first_card_cutoffs"].values():
         assert 0 < share <= 1
+    if threads == 1:
+        assert stats["deferred"] == 0  # only threads defer to one another (how: tested above)
     # without a table nothing is probed
     bare = solve(position, (0,), card_values=False, line=False, use_table=False, threads=threads)
     assert bare.search_stats["tt_probes"] == bare.search_stats["tt_hits"] == 0
