@@ -691,32 +691,20 @@ def _prefers(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
 
 
 @njit
-def _may_reject(ply, lower, leaders, n_trick, best, totals):
-    """Cheap necessary condition for ``_parent_rejects``: the parent's mover has
-    something, and ``lower`` leaves it no more than that (the points of a trick
-    completed on the way, ``totals[ply - 1] - totals[ply]``, can only lower it)."""
-    parent = ply - 1
-    have = best[parent, (leaders[parent] + n_trick[parent]) % 3]
-    return have >= 0 and totals[ply] - lower <= have
-
-
-@njit
-def _parent_rejects(ply, seat, lower, hands, leaders, n_trick, trick_cards, moves, move_index,
-                    best, best_card, totals):
-    """Will the parent of the node at ``ply`` never take it, once ``seat`` (that
-    node's mover) is sure of ``lower`` points from the node on?"""
-    parent = ply - 1
-    p = (leaders[parent] + n_trick[parent]) % 3
-    if p == seat or best[parent, p] < 0:
+def _parent_rejects(seat, lower, p, b0, b1, b2, best_card, card, leader, n_trick, c0, c1, total):
+    """Will the parent never take the card ``card`` that led to a node whose
+    mover ``seat`` is sure of ``lower`` points from there on? The parent's
+    mover is ``p``, its best vector so far (b0, b1, b2) by ``best_card`` (b0
+    -1: none yet), ``leader``, ``n_trick``, c0 and c1 its trick, ``total``
+    the points left there. Scalars only, like ``_move_score``."""
+    have = b0 if p == 0 else (b1 if p == 1 else b2)
+    if p == seat or have < 0:
         return False
-    card = moves[parent, move_index[parent]]
     g0 = 0
     g1 = 0
     g2 = 0
-    if n_trick[parent] == 2:
-        c0 = trick_cards[parent, 0]
-        c1 = trick_cards[parent, 1]
-        winner = (leaders[parent] + trick_winner(c0, c1, card)) % 3
+    if n_trick == 2:
+        winner = (leader + trick_winner(c0, c1, card)) % 3
         points = coin_count(c0) + coin_count(c1) + coin_count(card)
         if winner == 0:
             g0 = points
@@ -729,8 +717,7 @@ def _parent_rejects(ply, seat, lower, hands, leaders, n_trick, trick_cards, move
     gains_r = g0 if third == 0 else (g1 if third == 1 else g2)
     q_least = lower + gains_q
     r_least = gains_r
-    most = totals[parent] - q_least - r_least  # the most p can get through this card
-    have = best[parent, p]
+    most = total - q_least - r_least  # the most p can get through this card
     if most < have:
         return True
     if most > have:
@@ -738,45 +725,25 @@ def _parent_rejects(ply, seat, lower, hands, leaders, n_trick, trick_cards, move
     # p would get exactly ``have`` only with q at q_least and r at r_least
     opp = max(q_least, r_least)
     if p == 0:
-        have_opp = max(best[parent, 1], best[parent, 2])
+        have_opp = max(b1, b2)
     elif p == 1:
-        have_opp = max(best[parent, 0], best[parent, 2])
+        have_opp = max(b0, b2)
     else:
-        have_opp = max(best[parent, 0], best[parent, 1])
+        have_opp = max(b0, b1)
     if opp > have_opp:
         return True
-    return opp == have_opp and best_card[parent] < card
+    return opp == have_opp and best_card < card
 
 
 @njit
-def _order_maxn(ply, trick_cards, n_trick, moves, n, hint, history, scores, prefer_high):
-    """Sort ``moves[ply, :n]`` likely best first for the mover (``scores``: scratch)."""
-    for i in range(n):
-        card = moves[ply, i]
-        score = history[n_trick, card]
-        if n_trick == 2:
-            c0 = trick_cards[ply, 0]
-            c1 = trick_cards[ply, 1]
-            points = coin_count(c0) + coin_count(c1) + coin_count(card)
-            if trick_winner(c0, c1, card) == 2:
-                outcome = 1 + points
-            else:
-                outcome = -coin_count(card)
-            score += outcome << 40
-        if card == hint:
-            score += 1 << 50
-        # cheaper cards first among equals (a helper thread tries dearer ones)
-        scores[i] = score + (card % 12) if prefer_high else score - (card % 12)
-    for i in range(1, n):  # insertion sort, n <= 16
-        card = moves[ply, i]
-        score = scores[i]
-        j = i - 1
-        while j >= 0 and scores[j] < score:
-            scores[j + 1] = scores[j]
-            moves[ply, j + 1] = moves[ply, j]
-            j -= 1
-        scores[j + 1] = score
-        moves[ply, j + 1] = card
+def _maxn_move_score(card, n_trick, c0, c1):
+    """How good ``card`` looks for the mover before history: the last card of
+    a trick by what the trick gives the mover."""
+    if n_trick != 2:
+        return 0
+    if trick_winner(c0, c1, card) == 2:
+        return 1 + coin_count(c0) + coin_count(c1) + coin_count(card)
+    return -coin_count(card)
 
 
 @njit
@@ -923,10 +890,23 @@ def maxn_search(
             )
             if hint >= 0 and hand >> hint & 1 == 0:
                 hint = -1
-            _order_maxn(
-                ply, trick_cards, nt, moves, n, hint, history, scores,
-                options & MAXN_PREFER_HIGH != 0,
-            )
+            # likely best first: the score, the history, the table's card, and
+            # among equals cheaper cards first (a helper thread tries dearer
+            # ones); an insertion sort, n <= 16
+            for i in range(n):
+                card = moves[ply, i]
+                score = _maxn_move_score(card, nt, trick_cards[ply, 0], trick_cards[ply, 1]) << 40
+                score += history[nt, card]
+                if card == hint:
+                    score += 1 << 50
+                score += card % 12 if options & MAXN_PREFER_HIGH else -(card % 12)
+                j = i - 1
+                while j >= 0 and scores[j] < score:
+                    scores[j + 1] = scores[j]
+                    moves[ply, j + 1] = moves[ply, j]
+                    j -= 1
+                scores[j + 1] = score
+                moves[ply, j + 1] = card
             n_moves[ply] = n
             move_index[ply] = 0
             best[ply, 0] = -1
@@ -982,17 +962,20 @@ def maxn_search(
                         own = best[ply, mover]
                         if own == totals[ply]:
                             finished = True  # every point left: the vector is settled
-                        elif (
-                            nt != 0  # trick boundaries are always finished, for the table
-                            and ply >= prune_from
-                            and _may_reject(ply, own, leaders, n_trick, best, totals)
-                            and _parent_rejects(ply, mover, own, hands, leaders, n_trick,
-                                                trick_cards, moves, move_index, best,
-                                                best_card, totals)
-                        ):
-                            stats[STAT_PRUNED] += 1
-                            exact = False  # the parent never takes this card
-                            continue
+                        elif nt != 0 and ply >= prune_from:  # boundaries: always finished
+                            parent = ply - 1
+                            parent_mover = (leaders[parent] + n_trick[parent]) % 3
+                            # cheap first: the parent's mover has something, and ``own``
+                            # leaves it no more (a trick completed on the way only lowers it)
+                            if totals[ply] - own <= best[parent, parent_mover] and _parent_rejects(
+                                mover, own, parent_mover,
+                                best[parent, 0], best[parent, 1], best[parent, 2], best_card[parent],
+                                moves[parent, move_index[parent]], leaders[parent], n_trick[parent],
+                                trick_cards[parent, 0], trick_cards[parent, 1], totals[parent],
+                            ):
+                                stats[STAT_PRUNED] += 1
+                                exact = False  # the parent never takes this card
+                                continue
             if not finished:
                 move_index[ply] = i + 1
                 if i + 1 < n_moves[ply]:
@@ -1005,7 +988,7 @@ def maxn_search(
                 slot = tt_slot[ply]
                 if slot >= 0 and _tt_matches(tt, slot, tt[slot, 2], key_a[ply], key_b[ply]):
                     stats[STAT_TT_STORES] += 1
-                    live = _live(hands, ply)
+                    live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
                     _tt_write(
                         tt, slot, key_a[ply], key_b[ply],
                         _entry(ENTRY_EXACT, r0, r1, r2, _relative_card(best_card[ply], live),
@@ -1034,8 +1017,3 @@ def maxn_search(
             n_trick[child] = 0
         ply = child
         entering = True
-
-
-@njit
-def _live(hands, ply):
-    return hands[ply, 0] | hands[ply, 1] | hands[ply, 2]

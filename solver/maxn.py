@@ -20,7 +20,7 @@ from .cards import SUIT_MASKS, Card, cards_in
 from .errors import CoinsError
 from .position import Position
 from .table import TranspositionTable
-from .threads import DEFAULT_THREADS, BudgetExhausted, run_searches
+from .threads import DEFAULT_THREADS, BudgetExhausted, per_thread_counters, run_searches
 
 
 
@@ -85,7 +85,7 @@ class _MaxnSearch:
         self.options = options
         self.threads = threads
         self.histories = [np.zeros((3, 48), dtype=np.int64) for _ in range(threads)]
-        self.stats = [np.zeros(4, dtype=np.int64) for _ in range(threads)]
+        self.stats = per_thread_counters(threads, 4)
         self.roots = [
             (
                 np.zeros(k.MAX_MOVES, dtype=np.int64),
