@@ -344,6 +344,21 @@ def possible_winners(lead_card, card, third_hand):
 
 
 @njit
+def _insert_move(moves, scores, ply, i, card, score):
+    """Insert ``card`` by ``score`` into ``moves[ply, :i]``, kept best first
+    with its ``scores`` (an insertion sort step: n <= 16; equal scores keep
+    their order). Small enough for LLVM to inline, so passing the arrays
+    counts no references."""
+    j = i - 1
+    while j >= 0 and scores[j] < score:
+        scores[j + 1] = scores[j]
+        moves[ply, j + 1] = moves[ply, j]
+        j -= 1
+    scores[j + 1] = score
+    moves[ply, j + 1] = card
+
+
+@njit
 def _move_score(card, mover, seat, n_trick, c0, c1, third_hand, seat_hand):
     """How good ``card`` looks for the mover, before history: the last card of
     a trick by the trick's outcome for seat p (the outcome is then known), the
@@ -554,14 +569,7 @@ def paranoid_search(
                 score += history[side, card]
                 if card == hint:
                     score += 1 << 50
-                score -= card % 12
-                j = i - 1
-                while j >= 0 and scores[j] < score:
-                    scores[j + 1] = scores[j]
-                    moves[ply, j + 1] = moves[ply, j]
-                    j -= 1
-                scores[j + 1] = score
-                moves[ply, j + 1] = card
+                _insert_move(moves, scores, ply, i, card, score - card % 12)
             n_moves[ply] = n
             move_index[ply] = 0
         else:
@@ -900,13 +908,7 @@ def maxn_search(
                 if card == hint:
                     score += 1 << 50
                 score += card % 12 if options & MAXN_PREFER_HIGH else -(card % 12)
-                j = i - 1
-                while j >= 0 and scores[j] < score:
-                    scores[j + 1] = scores[j]
-                    moves[ply, j + 1] = moves[ply, j]
-                    j -= 1
-                scores[j + 1] = score
-                moves[ply, j + 1] = card
+                _insert_move(moves, scores, ply, i, card, score)
             n_moves[ply] = n
             move_index[ply] = 0
             best[ply, 0] = -1
