@@ -31,9 +31,8 @@ def helper_pool() -> ThreadPoolExecutor:
 
 def per_thread_counters(threads: int, size: int) -> np.ndarray:
     """A ``(threads, size)`` int64 array whose rows lie a few cache lines
-    apart: counters that two cores bump next to each other in one line cost
-    each core the line on every bump (measured: a quarter of the 2-thread
-    node rate)."""
+    apart: when two cores bump counters that share a cache line, each bump
+    fetches the line back from the other core (false sharing)."""
     return np.zeros((threads, size + 64), dtype=np.int64)[:, :size]
 
 
