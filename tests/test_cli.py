@@ -111,6 +111,25 @@ def test_compile_notice_goes_to_stderr(capsys, monkeypatch):
     json.loads(out)  # stdout is still exactly one JSON object
 
 
+def test_compile_notice_only_on_the_first_run(tmp_path):
+    """With an empty cache the first solve says it compiles (all the kernels,
+    not only the paranoid ones it needs); the next run loads them silently."""
+    script = f"import sys; from coins.cli import main; sys.exit(main(['solve', {ENDING!r}, '--json']))"
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True,
+            env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
+        )  # fmt: skip
+        for _ in range(2)
+    ]
+    assert [r.returncode for r in runs] == [0, 0]
+    assert runs[0].stderr.startswith("compiling the solver (first run only")
+    assert runs[1].stderr == ""
+    first, second = (json.loads(r.stdout) for r in runs)
+    assert first["guaranteed"] == second["guaranteed"] == solve(ENDING).guaranteed
+    assert first["card_values"] == second["card_values"]
+
+
 def test_deal_is_reproducible_and_parses(capsys):
     _, first, _ = run(capsys, "deal", "--seed", "7")
     _, again, _ = run(capsys, "deal", "--seed", "7")
