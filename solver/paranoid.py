@@ -20,8 +20,6 @@ from .position import Position
 from .table import TranspositionTable
 from .threads import BudgetExhausted, per_thread_counters, run_searches
 
-
-
 BUSY_SLOTS = 1 << 16  # nodes being searched, marked for the other threads
 
 
