@@ -45,6 +45,15 @@ def random_position(
     return with_random_taken(rng, position) if taken else position
 
 
+def random_ending(rng: random.Random, max_cards: int) -> Position:
+    """``Position.random`` with 1 to ``max_cards`` cards a hand and a random
+    leader, after 0-2 random cards (so sometimes mid-trick)."""
+    position = Position.random(rng, rng.randrange(1, max_cards + 1), rng.randrange(3))
+    for _ in range(rng.randrange(3)):
+        position = position.play(rng.choice(position.legal_cards()))
+    return position
+
+
 def random_game_position(rng: random.Random, plays: int, *, taken: bool = False) -> Position:
     """A full deal (random leader) after ``plays`` random cards (0-48)."""
     position = Position.random(rng, 16, rng.randrange(3))

@@ -13,6 +13,7 @@ import math
 import random
 
 import pytest
+from positions import random_ending
 
 from analysis.bots import greedy_bot
 from analysis.hint import Hint, aggregate, hint
@@ -109,9 +110,7 @@ def reference_play_until(hands, leader, trick, cards_left):
 def test_compiled_play_until_matches_greedy_play_with_positions():
     rng = random.Random(10)
     for _ in range(300):
-        position = Position.random(rng, rng.randrange(1, 17), rng.randrange(3))
-        for _ in range(rng.randrange(3)):
-            position = position.play(rng.choice(position.legal_cards()))
+        position = random_ending(rng, 16)
         left = rng.randrange(0, 8)
         got = play_until(position.hands, position.leader, position.trick, rng, 0.0, left)
         assert got == reference_play_until(position.hands, position.leader, position.trick, left)
@@ -136,9 +135,7 @@ def test_random_cards_in_playouts_are_legal_and_seeded():
 def test_playout_gives_out_every_coin_left():
     rng = random.Random(1)
     for _ in range(200):
-        position = Position.random(rng, rng.randrange(1, 17), rng.randrange(3))
-        for _ in range(rng.randrange(3)):
-            position = position.play(rng.choice(position.legal_cards()))
+        position = random_ending(rng, 16)
         points = playout(position.hands, position.leader, position.trick, rng, 0.3)
         assert sum(points) == position.coins_left
 

@@ -14,6 +14,7 @@ import random
 from collections import Counter
 
 import pytest
+from positions import random_ending
 
 from solver.cards import COINS_MASK, FULL_DECK, cards_in, popcount
 from solver.errors import CoinsError, PositionError
@@ -188,9 +189,7 @@ def test_impossible_views_are_refused():
 def test_resample_position_keeps_what_the_seat_sees():
     rng = random.Random(9)
     for _ in range(100):
-        position = Position.random(rng, rng.randrange(1, 9), rng.randrange(3))
-        for _ in range(rng.randrange(3)):
-            position = position.play(rng.choice(position.legal_cards()))
+        position = random_ending(rng, 8)
         seat = rng.randrange(3)
         again = resample_position(position, seat, rng)
         assert again.hands[seat] == position.hands[seat]
