@@ -246,7 +246,8 @@ def _node_signature(h0, h1, h2, leader, n_trick, card0, card1, need, seat):
 @njit
 def _tt_pack(low, high, move, depth):
     """One data word: bounds on the searching seat's points, best card
-    (relative; -1 for none) and cards left (0 marks an empty entry)."""
+    (relative; -1 for none) and what replacing the entry would lose (0 marks
+    an empty entry): cards left while it is searched, then ``_work``."""
     return low | (high << 8) | ((move + 1) << 16) | (depth << 24)
 
 
@@ -268,6 +269,17 @@ def _tt_move(data):
 @njit
 def _tt_depth(data):
     return (data >> 24) & 0xFF
+
+
+@njit
+def _work(nodes):
+    """What a finished paranoid entry keeps in its depth field: the bit
+    length of the nodes its search took (at least 1: 0 marks an empty slot)."""
+    bits = 1
+    while nodes > 1:
+        nodes >>= 1
+        bits += 1
+    return bits
 
 
 @njit
@@ -444,6 +456,7 @@ def paranoid_search(
     move_index = np.empty(MAX_PLY, dtype=np.int64)
     tt_slot = np.empty(MAX_PLY, dtype=np.int64)  # -1: not a stored (expanded boundary) node
     tt_key = np.empty((MAX_PLY, 2), dtype=np.int64)
+    entry_nodes = np.empty(MAX_PLY, dtype=np.int64)
     scores = np.empty(MAX_MOVES, dtype=np.int64)
     exclusive = np.zeros(MAX_PLY, dtype=np.int64)  # defer this node if another thread has it
     deferred = np.empty(MAX_PLY, dtype=np.int64)  # bit i: move i was deferred
@@ -511,7 +524,10 @@ def paranoid_search(
                 slot = _tt_find(tt, key_a, key_b, index, PARANOID_BUCKET)
                 stats[STAT_TT_PROBES] += 1
                 if slot < 0:
-                    # take an empty entry, else the one with the fewest cards left
+                    # take an empty entry, else the one cheapest to find again: by
+                    # the work its search took (``_work``), by cards left while it is
+                    # being searched (on two 14-card endings, whose proofs fill the
+                    # table, 18% and 32% fewer nodes than by cards left alone)
                     slot = index
                     for candidate in range(index + 1, index + PARANOID_BUCKET):
                         if _tt_depth(tt[candidate, 2]) < _tt_depth(tt[slot, 2]):
@@ -533,6 +549,7 @@ def paranoid_search(
                     if _tt_move(data) >= 0:
                         hint = _absolute_card(_tt_move(data), live)
                 tt_slot[ply] = slot
+                entry_nodes[ply] = nodes
                 tt_key[ply, 0] = key_a
                 tt_key[ply, 1] = key_b
             if busy_mask and popcount(h0 | h1 | h2) >= busy_min_cards:
@@ -597,7 +614,7 @@ def paranoid_search(
                         high = min(high, needs[ply] - 1)
                     _tt_write(
                         tt, slot, key_a, key_b,
-                        _tt_pack(low, high, _tt_move(data), _tt_depth(data)),
+                        _tt_pack(low, high, _tt_move(data), _work(nodes - entry_nodes[ply])),
                     )
             if ply == 0:
                 stats[STAT_NODES] += nodes
