@@ -244,11 +244,11 @@ def _node_signature(h0, h1, h2, leader, n_trick, card0, card1, need, seat):
 
 
 @njit
-def _tt_pack(low, high, move, depth):
+def _tt_pack(low, high, move, worth):
     """One data word: bounds on the searching seat's points, best card
     (relative; -1 for none) and what replacing the entry would lose (0 marks
     an empty entry): cards left while it is searched, then ``_work``."""
-    return low | (high << 8) | ((move + 1) << 16) | (depth << 24)
+    return low | (high << 8) | ((move + 1) << 16) | (worth << 24)
 
 
 @njit
@@ -267,13 +267,13 @@ def _tt_move(data):
 
 
 @njit
-def _tt_depth(data):
+def _tt_worth(data):
     return (data >> 24) & 0xFF
 
 
 @njit
 def _work(nodes):
-    """What a finished paranoid entry keeps in its depth field: the bit
+    """What a finished paranoid entry keeps as its worth: the bit
     length of the nodes its search took (at least 1: 0 marks an empty slot)."""
     bits = 1
     while nodes > 1:
@@ -530,7 +530,7 @@ def paranoid_search(
                     # table, 18% and 32% fewer nodes than by cards left alone)
                     slot = index
                     for candidate in range(index + 1, index + PARANOID_BUCKET):
-                        if _tt_depth(tt[candidate, 2]) < _tt_depth(tt[slot, 2]):
+                        if _tt_worth(tt[candidate, 2]) < _tt_worth(tt[slot, 2]):
                             slot = candidate
                     _tt_write(tt, slot, key_a, key_b, _tt_pack(0, 12, -1, popcount(live)))
                 else:
@@ -641,7 +641,7 @@ def paranoid_search(
                         move = _relative_card(card, live)
                         _tt_write(
                             tt, slot, key_a, key_b,
-                            _tt_pack(_tt_low(data), _tt_high(data), move, _tt_depth(data)),
+                            _tt_pack(_tt_low(data), _tt_high(data), move, _tt_worth(data)),
                         )
                 continue
             if not second_pass[ply]:
@@ -777,10 +777,10 @@ def _maxn_move_score(card, n_trick, c0, c1):
 
 
 @njit
-def _entry(kind, v0, v1, v2, relative_card, depth):
+def _entry(kind, v0, v1, v2, relative_card, worth):
     """A max^n entry's data word: the vector (4 bits a seat), the kind, the
-    card + 1 and the cards left (the same place as ``_tt_depth`` reads)."""
-    return v0 | (v1 << 4) | (v2 << 8) | (kind << 12) | ((relative_card + 1) << 16) | (depth << 24)
+    card + 1 and the cards left, its worth (the same place as ``_tt_worth`` reads)."""
+    return v0 | (v1 << 4) | (v2 << 8) | (kind << 12) | ((relative_card + 1) << 16) | (worth << 24)
 
 
 @njit
@@ -898,7 +898,7 @@ def maxn_search(
                     # take an empty entry, else the one with the fewest cards left
                     slot = index
                     for candidate in range(index + 1, index + MAXN_BUCKET):
-                        if _tt_depth(tt[candidate, 2]) < _tt_depth(tt[slot, 2]):
+                        if _tt_worth(tt[candidate, 2]) < _tt_worth(tt[slot, 2]):
                             slot = candidate
                     _tt_write(tt, slot, ka, kb, _entry(ENTRY_NONE, 0, 0, 0, -1, popcount(live)))
                 else:

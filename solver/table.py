@@ -5,9 +5,10 @@ spare one that keeps slots 32 bytes wide: the table is a power of two of
 slots, the searches probe two or four slots from an even index, and so
 every probe of the paranoid search reads one 64-byte cache line. With
 24-byte slots half of them read two; 32 measured 5% faster, with the same
-number of slots in a table of a power-of-two MiB. What the data word means is the searching kernel's business (bounds for the
-paranoid search, a value vector for max^n: their keys never collide, since
-the key names the searching seat, or 3 for max^n). The memory is asked for
+number of slots in a table of a power-of-two MiB. What the data word means
+is the searching kernel's business (bounds for the paranoid search, a value
+vector for max^n: their keys never collide, since the key names the
+searching seat, or 3 for max^n). The memory is asked for
 on huge pages where the system allows it: the searches probe the table at
 random, and with 4 KiB pages most probes would also miss the TLB.
 """
