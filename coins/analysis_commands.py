@@ -215,7 +215,8 @@ def analysis_report(result: Analysis) -> Group:
         Text(
             f"card:value. paranoid: the mover's guaranteed value after the card "
             f"({render.OPTIMAL_MARK} optimal); max^n: its own points after it ({BEST_MARK} "
-            "best); equivalent cards go together (A/B); the card played is underlined.",
+            "best); equivalent cards go together (A/B); the card played is underlined; "
+            "modes disagree: -N where the max^n card gives up N guaranteed points.",
             style="dim",
         ),
     ]
@@ -233,8 +234,7 @@ def analysis_report(result: Analysis) -> Group:
         )  # fmt: skip
         notes = []
         if d.disagree:
-            notes.append(Text(f"modes disagree: -{d.paranoid_cost} guaranteed",
-                              style="bold"))  # fmt: skip
+            notes.append(Text(f"modes disagree: -{d.paranoid_cost}", style="bold"))
         if d.trick_winner is not None:
             notes.append(Text(f"trick {d.trick}: seat {d.trick_winner} +{d.trick_points}"))
         table.add_row(str(d.number), str(d.seat), render.card_text(d.played), paranoid, maxn,
