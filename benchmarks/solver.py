@@ -1,7 +1,9 @@
 """Solver benchmark: guaranteed values over a fixed, committed suite of deals.
 
 ``python -m benchmarks.solver`` solves each ending of ``suite_paranoid.txt``
-for seat 0 (the leader) and each full deal for all three seats, each position
+for seat 0 (the leader) and each full deal for all three seats (the random
+deals, then those of ``suite_runs.txt``, where each seat holds each suit as
+one run: full deals the solver already finishes), each position
 with a fresh transposition table so no position helps another, prints
 per-size median, 90th percentile and max of seconds and nodes (nodes are
 stable on a noisy machine; seconds are not), the node rate and the table's
@@ -16,6 +18,7 @@ import argparse
 import json
 import os
 import platform
+import random
 import subprocess
 import sys
 import tempfile
@@ -37,6 +40,9 @@ from solver.compiled import warm_up
 
 HERE = Path(__file__).resolve().parent
 SUITE = HERE / "suite_paranoid.txt"
+RUNS_SUITE = HERE / "suite_runs.txt"
+RUNS_DEALS = 10
+RUNS = "16 in runs"  # the full deals of RUNS_SUITE, reported as a size of their own
 RESULTS = HERE / "results" / "solver.json"
 # cards per hand -> positions in the suite
 SUITE_SIZES = {6: 20, 8: 20, 10: 20, 12: 20, 14: 10, 16: 10}
@@ -66,6 +72,34 @@ def suite_text(solver: str, module: str, sizes: dict[int, int]) -> str:
     for cards, count in sizes.items():
         lines += [str(Position.random(1000 * cards + i, cards, 0)) for i in range(count)]
     return "\n".join(lines) + "\n"
+
+
+def deal_in_runs(seed: int) -> Position:
+    """A full deal, seat 0 to lead, in which every seat holds each suit as one
+    run of consecutive ranks: ``Position.random(seed)``'s count of each suit for
+    each seat, the three blocks of a suit in a random order. At most four
+    distinct cards a turn keep such deals within the exact solver's reach,
+    where random full deals are not yet."""
+    rng = random.Random(seed)
+    counts = Position.random(seed).hands
+    hands = [0, 0, 0]
+    for suit in range(4):
+        rank = 0
+        for seat in rng.sample(range(SEATS), SEATS):
+            for _ in range(bin(counts[seat] >> (12 * suit) & 0xFFF).count("1")):
+                hands[seat] |= 1 << (12 * suit + rank)
+                rank += 1
+    return Position(tuple(hands), 0)
+
+
+def make_runs_suite() -> str:
+    """``suite_runs.txt``'s text: ``deal_in_runs(seed)`` for seeds 0 .. RUNS_DEALS - 1."""
+    lines = [
+        "# Full deals in runs for the paranoid solver (benchmarks/solver.py): each seat",
+        "# holds each suit as one run of ranks. Made by `python -m benchmarks.solver",
+        f"# --make-suite`: line i is deal_in_runs(i), i = 0 .. {RUNS_DEALS - 1}. Keep it fixed.",
+    ]
+    return "\n".join(lines + [str(deal_in_runs(seed)) for seed in range(RUNS_DEALS)]) + "\n"
 
 
 def read_suite(path: Path = SUITE) -> dict[int, list[Position]]:
@@ -324,7 +358,7 @@ def run_all(solve_one, positions: list[Position], description: str, console: Con
                                         transient=True)]
 
 
-def make_report(options: dict, compile: dict, sizes: list[int], records: list[dict]) -> dict:
+def make_report(options: dict, compile: dict, sizes: list, records: list[dict]) -> dict:
     """What is saved as JSON: machine, options, compile times, per-size summaries, positions."""
     return {
         "machine": machine(),
@@ -360,21 +394,25 @@ def main(argv: list[str] | None = None) -> dict | None:
     args = parse_args(argv)
     if args.make_suite:
         SUITE.write_text(make_suite())
-        print(f"wrote {SUITE}")
+        RUNS_SUITE.write_text(make_runs_suite())
+        print(f"wrote {SUITE} and {RUNS_SUITE}")
         return None
     console = Console()
     compile = compile_times(args.quick)
 
-    suite = read_suite()
+    suite = read_suite() | {RUNS: read_suite(RUNS_SUITE)[FULL_DEAL]}
+    sizes = args.sizes + ([RUNS] if FULL_DEAL in args.sizes else [])
     records = []
-    for cards in args.sizes:
+    for cards in sizes:
         positions = suite[cards][:QUICK_POSITIONS] if args.quick else suite[cards]
-        cap, seats = (args.time_cap, ALL_SEATS) if cards == FULL_DEAL else (args.ending_cap, (0,))
-        records += run_all(lambda p: run_position(p, cap, args.threads, seats), positions,
-                           f"{cards} cards", console)
-    options = {"sizes": args.sizes, "quick": args.quick, "time_cap": args.time_cap,
+        cap, seats = ((args.time_cap, ALL_SEATS) if cards in (FULL_DEAL, RUNS)
+                      else (args.ending_cap, (0,)))
+        records += [record | {"cards": cards} for record in run_all(
+            lambda p: run_position(p, cap, args.threads, seats), positions, f"{cards} cards",
+            console)]  # fmt: skip
+    options = {"sizes": sizes, "quick": args.quick, "time_cap": args.time_cap,
                "ending_cap": args.ending_cap, "threads": args.threads}
-    report = make_report(options, compile, args.sizes, records)
+    report = make_report(options, compile, sizes, records)
     save_and_show(report, args.output, console, summary_table(report),
                   markdown(report) if args.markdown else None)
     return report

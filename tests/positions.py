@@ -70,20 +70,3 @@ def with_random_taken(rng: random.Random, position: Position) -> Position:
     split = (cuts[0], cuts[1] - cuts[0], total - cuts[1])
     return Position(position.hands, position.leader, position.trick, split)
 
-
-def deal_in_runs(seed: int) -> Position:
-    """A full deal, seat 0 to lead, in which every seat holds each suit as one
-    run of consecutive ranks: ``Position.random(seed)``'s count of each suit for
-    each seat, the three blocks of a suit in a random order. At most four
-    distinct cards a turn keep such deals within the exact solver's reach,
-    where random full deals are not yet (README, Benchmarks)."""
-    rng = random.Random(seed)
-    counts = Position.random(seed).hands
-    hands = [0, 0, 0]
-    for suit in range(4):
-        rank = 0
-        for seat in rng.sample(range(3), 3):
-            for _ in range(bin(counts[seat] >> (12 * suit) & 0xFFF).count("1")):
-                hands[seat] |= 1 << (12 * suit + rank)
-                rank += 1
-    return Position(tuple(hands), 0)

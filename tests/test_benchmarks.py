@@ -12,6 +12,16 @@ from solver.maxn import solve_maxn
 
 def test_committed_suite_is_the_one_its_header_describes():
     assert bench.SUITE.read_text() == bench.make_suite()
+    assert bench.RUNS_SUITE.read_text() == bench.make_runs_suite()
+
+
+def test_deals_in_runs_hold_one_run_a_suit_a_seat():
+    for position in bench.read_suite(bench.RUNS_SUITE)[bench.FULL_DEAL]:
+        assert position.cards_per_hand == 16 and position.leader == 0
+        for seat in range(3):
+            for suit in range(4):
+                held = position.hands[seat] >> (12 * suit) & 0xFFF
+                assert held & (held + (held & -held)) == 0  # one block of consecutive ranks
 
 
 def test_suite_sizes():
@@ -65,9 +75,11 @@ def test_full_deals_are_run_for_every_seat(tmp_path):
     report = bench.main(["--sizes", "16", "--quick", "--time-cap", "0.2",
                          "--output", str(tmp_path / "solver.json")])
     records = report["positions"]
-    assert len(records) == bench.QUICK_POSITIONS
+    assert list(report["sizes"]) == ["16", bench.RUNS]
+    quick = bench.QUICK_POSITIONS
+    assert [r["cards"] for r in records] == [16] * quick + [bench.RUNS] * quick
     for record in records:
-        assert record["cards"] == 16 and record["seats"] == [0, 1, 2]
+        assert record["seats"] == [0, 1, 2]
         assert all(low <= high for low, high in record["all_bounds"])
 
 

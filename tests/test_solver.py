@@ -21,7 +21,9 @@ import naive
 import numpy as np
 import pytest
 from conftest import load_jsonl
-from positions import deal_in_runs, random_position
+from positions import random_position
+
+from benchmarks.solver import deal_in_runs
 
 from solver import _kernels as kernels
 from solver.cards import cards_in, popcount
