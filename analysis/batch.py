@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from solver import CoinsError, Position, Record, TranspositionTable, solve
-from solver.maxn import MaxnTable
+from solver.maxn import MaxnTable, maxn_table_megabytes
 from solver.paranoid import table_megabytes
 from solver.solve import MODES
 
@@ -167,17 +167,18 @@ _local = threading.local()
 
 def worker_tables(position: Position, mode: str) -> tuple[TranspositionTable, MaxnTable]:
     """The paranoid and max^n tables this process solves ``position`` with: made on first
-    use (the paranoid one grown when a larger position needs it, as ``solve`` does),
+    use (each grown when a larger position needs it, as ``solve`` does),
     kept for the next positions, cleared first from ``CLEAR_FROM_CARDS`` cards on. Each
     thread has its own (a Dask worker may run several tasks at once on threads)."""
-    megabytes = table_megabytes(position.cards_per_hand)
     if not hasattr(_local, "tables"):
         _local.tables = {}
     _tables = _local.tables
-    if "paranoid" not in _tables or _tables["paranoid"].megabytes < megabytes:
-        _tables["paranoid"] = TranspositionTable(megabytes)
-    if "maxn" not in _tables:
-        _tables["maxn"] = MaxnTable()
+    for name, kind, megabytes in (
+        ("paranoid", TranspositionTable, table_megabytes(position.cards_per_hand)),
+        ("maxn", MaxnTable, maxn_table_megabytes(position.cards_per_hand)),
+    ):
+        if name not in _tables or _tables[name].megabytes < megabytes:
+            _tables[name] = kind(megabytes)
     if position.cards_per_hand >= CLEAR_FROM_CARDS:
         for name in ("paranoid", "maxn"):
             if mode in (name, "both"):

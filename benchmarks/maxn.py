@@ -3,7 +3,8 @@
 ``python -m benchmarks.maxn`` solves each position of ``suite_maxn.txt`` with
 ``solve_maxn(position, card_results=True, line=False)`` -- the equilibrium and
 the three-seat result of every card the mover holds, as ``coins analyze``
-needs at each decision -- each with a fresh 64 MiB table so no position helps
+needs at each decision -- each with a fresh table of the size ``solve_maxn``
+would take for it (``maxn_table_megabytes``), so no position helps
 another, prints per-size median, 90th percentile and max of seconds and nodes
 and saves everything to ``results/maxn.json``. Compile time is measured apart,
 as by ``benchmarks.solver`` (whose helpers this module uses). The 6- and
@@ -19,7 +20,7 @@ from pathlib import Path
 from rich.console import Console
 
 from solver import Position
-from solver.maxn import MaxnTable, solve_maxn
+from solver.maxn import MaxnTable, maxn_table_megabytes, solve_maxn
 from solver.threads import DEFAULT_THREADS
 
 from . import solver as paranoid
@@ -29,7 +30,6 @@ SUITE = HERE / "suite_maxn.txt"
 RESULTS = HERE / "results" / "maxn.json"
 # cards per hand -> positions in the suite
 SUITE_SIZES = {6: 10, 7: 10, 8: 10, 9: 10}
-TABLE_MB = 64
 QUICK_POSITIONS = 3
 QUICK_SIZES = (6, 7, 8)
 QUICK_CAP = 10.0
@@ -50,7 +50,8 @@ def make_suite() -> str:
 def run_position(position: Position, cap: float, threads: int = DEFAULT_THREADS) -> dict:
     """The equilibrium and every card's result for the mover, fresh table, ``cap`` seconds."""
     result = solve_maxn(position, time_limit=cap, card_results=True, line=False,
-                        table=MaxnTable(TABLE_MB), threads=threads)
+                        table=MaxnTable(maxn_table_megabytes(position.cards_per_hand)),
+                        threads=threads)
     return {
         "position": str(position),
         "cards": position.cards_per_hand,
@@ -128,10 +129,11 @@ def main(argv: list[str] | None = None) -> dict | None:
         records += paranoid.run_all(lambda p: run_position(p, args.time_cap, args.threads),
                                     positions, f"{cards} cards", console)
     options = {"sizes": args.sizes, "quick": args.quick, "positions": args.positions,
-               "time_cap": args.time_cap, "table_mb": TABLE_MB, "threads": args.threads}
+               "time_cap": args.time_cap, "threads": args.threads}
     report = paranoid.make_report(options, compile, args.sizes, records)
     report["targets"] = targets(report)
-    caps = f"cap {args.time_cap:g} s per position, fresh {TABLE_MB} MiB table per position"
+    caps = (f"cap {args.time_cap:g} s per position, fresh table per position "
+            "(maxn_table_megabytes)")
     paranoid.save_and_show(report, args.output, console, paranoid.summary_table(report, TITLE),
                            None)
     console.print(targets_line(report))

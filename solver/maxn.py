@@ -19,7 +19,7 @@ from . import _kernels as k
 from .cards import SUIT_MASKS, Card, cards_in
 from .errors import CoinsError
 from .position import Position
-from .table import TranspositionTable
+from .table import TranspositionTable, shared_table
 from .threads import DEFAULT_THREADS, BudgetExhausted, per_thread_counters, run_searches
 
 
@@ -29,6 +29,14 @@ class MaxnTable(TranspositionTable):
     the exact vector (4 bits a seat), whether it is filled yet and the best card."""
 
     DEFAULT_MB = 64
+
+
+def maxn_table_megabytes(cards_per_hand: int) -> int:
+    """A max^n table size that suits a search: 16 MiB at 6 cards a hand, 64 at
+    8, 128 at 9, 256 from 10 on. The 9-card suite's searches fill 64 MiB: with
+    128 they took 26% fewer nodes (its slowest 7.4 s against 17.9 s), while
+    at 7 cards a larger table only costs the time to touch its pages."""
+    return min(256, max(4, 2**cards_per_hand // 4))
 
 
 @dataclass
@@ -131,16 +139,6 @@ class _MaxnSearch:
         return _lowest_of_run(int(self.root_best[3]), position)
 
 
-_shared_table: MaxnTable | None = None
-
-
-def _default_table() -> MaxnTable:
-    global _shared_table
-    if _shared_table is None:
-        _shared_table = MaxnTable()
-    return _shared_table
-
-
 def solve_maxn(
     position: Position | str,
     max_nodes: int | None = None,
@@ -161,7 +159,8 @@ def solve_maxn(
     (``line``); turn them off when only the values are wanted. ``max_nodes``
     and ``time_limit`` (seconds) bound the work; when either runs out the
     result is not exact and holds only what was finished. ``table`` lends a
-    transposition table of your own size (default: one shared 64 MiB table);
+    transposition table of your own size (default: a shared one sized for the
+    position, ``maxn_table_megabytes``);
     ``use_table``, ``equivalence`` and ``pruning`` turn those speed-ups off,
     for tests and measurements; ``threads`` runs each search on that many
     threads at once.
@@ -185,7 +184,9 @@ def solve_maxn(
     )
     if not isinstance(threads, int) or threads < 1:
         raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
-    search = _MaxnSearch(table or _default_table(), max_nodes, deadline, options, threads)
+    if table is None:
+        table = shared_table(MaxnTable, maxn_table_megabytes(position.cards_per_hand))
+    search = _MaxnSearch(table, max_nodes, deadline, options, threads)
     result = MaxnResult(position)
     if position.is_terminal:
         result.equilibrium = [0, 0, 0]

@@ -17,7 +17,7 @@ import numpy as np
 from . import _kernels as k
 from .cards import SEATS, Card
 from .position import Position
-from .table import TranspositionTable
+from .table import TranspositionTable, shared_table
 from .threads import BudgetExhausted, per_thread_counters, run_searches
 
 BUSY_SLOTS = 1 << 16  # nodes being searched, marked for the other threads
@@ -133,18 +133,10 @@ class ParanoidSearch:
         return bounds[0]
 
 
-_shared_table: TranspositionTable | None = None
-
-
 def default_table(position: Position) -> TranspositionTable:
-    """The table ``solve`` uses unless lent one: made on first use, sized for
-    the position (``table_megabytes``), and replaced by a larger one only when
-    a larger position needs it."""
-    global _shared_table
-    megabytes = table_megabytes(position.cards_per_hand)
-    if _shared_table is None or _shared_table.megabytes < megabytes:
-        _shared_table = TranspositionTable(megabytes)
-    return _shared_table
+    """The table ``solve`` uses unless lent one, sized for the position
+    (``table_megabytes``) and shared (``shared_table``)."""
+    return shared_table(TranspositionTable, table_megabytes(position.cards_per_hand))
 
 
 def table_megabytes(cards_per_hand: int) -> int:

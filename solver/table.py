@@ -63,3 +63,15 @@ class TranspositionTable:
 
     def clear(self) -> None:
         self.slots[:] = 0
+
+
+_shared: dict[type, TranspositionTable] = {}
+
+
+def shared_table(kind: type[TranspositionTable], megabytes: int) -> TranspositionTable:
+    """The ``kind`` of table the solvers use unless lent one: made on first use
+    and replaced by a larger one only when a search needs more ``megabytes``."""
+    table = _shared.get(kind)
+    if table is None or table.megabytes < megabytes:
+        table = _shared[kind] = kind(megabytes)
+    return table
