@@ -132,8 +132,8 @@ def main(argv: list[str] | None = None) -> dict | None:
                "time_cap": args.time_cap, "threads": args.threads}
     report = paranoid.make_report(options, compile, args.sizes, records)
     report["targets"] = targets(report)
-    caps = (f"cap {args.time_cap:g} s per position, fresh table per position "
-            "(maxn_table_megabytes)")
+    caps = (f"{args.threads} search threads; cap {args.time_cap:g} s per position, fresh "
+            "table per position (maxn_table_megabytes)")
     paranoid.save_and_show(report, args.output, console, paranoid.summary_table(report, TITLE),
                            None)
     console.print(targets_line(report))
