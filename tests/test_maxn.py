@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from solver.cards import COINS_MASK, DECK_SIZE, SEATS, Card
-from solver.maxn import MaxnTable, solve_maxn
+from solver.maxn import MaxnTable, maxn_table_megabytes, solve_maxn
 from solver import solve
 from solver.position import Position
+from solver.table import shared_table
 from tests.naive_maxn import maxn as naive_maxn
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors" / "maxn.jsonl"
@@ -213,3 +214,13 @@ def test_bad_arguments():
         solve_maxn(Position.random(1, 2), time_limit=-1)
     with pytest.raises(CoinsError):
         solve_maxn(42)
+
+
+def test_default_tables_are_sized_for_the_position_and_only_grow():
+    assert [maxn_table_megabytes(c) for c in (1, 6, 8, 9, 10, 16)] == [4, 16, 64, 128, 256, 256]
+    table = shared_table(MaxnTable, 4)
+    assert shared_table(MaxnTable, 4) is table and table.megabytes >= 4
+    larger = shared_table(MaxnTable, table.megabytes * 2)
+    assert larger is not table and larger.megabytes == table.megabytes * 2
+    assert shared_table(MaxnTable, 4) is larger  # a smaller search keeps the larger table
+    assert isinstance(larger, MaxnTable)
