@@ -92,7 +92,6 @@ class _MaxnSearch:
         self.deadline = deadline
         self.options = options
         self.threads = threads
-        self.histories = [np.zeros((3, 48), dtype=np.int64) for _ in range(threads)]
         self.stats = per_thread_counters(threads, 4)
         self.roots = [
             (
@@ -119,7 +118,7 @@ class _MaxnSearch:
             moves, results, best = self.roots[thread]
             n = k.maxn_search(
                 hands, position.leader, trick, len(position.trick), self.table.slots,
-                self.histories[thread], self.stats[thread], budget, stop,
+                self.stats[thread], budget, stop,
                 options | (k.MAXN_PREFER_HIGH if thread % 2 else 0), moves, results, best,
             )  # fmt: skip
             if n != k.MAXN_ABORTED:
