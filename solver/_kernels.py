@@ -767,8 +767,8 @@ def _parent_rejects(seat, lower, p, b0, b1, b2, best_card, card, leader, n_trick
 
 @njit
 def _maxn_move_score(card, n_trick, c0, c1, third_hand):
-    """How good ``card`` looks for the mover before history: the last card of
-    a trick by what the trick gives the mover, the second by whether it wins
+    """How good ``card`` looks for the mover (max^n): the last card of a
+    trick by what the trick gives the mover, the second by whether it wins
     the trick whatever the third player holds (or cannot win it, when a Coin
     would go to another), a lead by keeping Coins back (on the 9-card suite
     the second card and the lead ranked so took 4% fewer nodes)."""

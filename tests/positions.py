@@ -69,4 +69,3 @@ def with_random_taken(rng: random.Random, position: Position) -> Position:
     cuts = sorted(rng.randint(0, total) for _ in range(2))
     split = (cuts[0], cuts[1] - cuts[0], total - cuts[1])
     return Position(position.hands, position.leader, position.trick, split)
-
