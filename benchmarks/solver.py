@@ -33,7 +33,7 @@ from rich.progress import track
 from rich.table import Table
 
 from solver import Position, TranspositionTable, solve
-from solver.cards import SEATS
+from solver.cards import SEATS, SUIT_MASKS, popcount
 from solver.paranoid import table_megabytes
 from solver.threads import DEFAULT_THREADS
 from solver.compiled import warm_up
@@ -86,7 +86,7 @@ def deal_in_runs(seed: int) -> Position:
     for suit in range(4):
         rank = 0
         for seat in rng.sample(range(SEATS), SEATS):
-            for _ in range(bin(counts[seat] >> (12 * suit) & 0xFFF).count("1")):
+            for _ in range(popcount(counts[seat] & SUIT_MASKS[suit])):
                 hands[seat] |= 1 << (12 * suit + rank)
                 rank += 1
     return Position(tuple(hands), 0)
