@@ -162,9 +162,14 @@ def summarize(records: list[dict]) -> dict:
             "max": round(float(values.max()), 6),
         }
 
+    asked = [bounds for r in records for bounds in r.get("all_bounds", []) if bounds is not None]
     return {
         "positions": len(records),
         "unfinished": sum(not r["exact"] for r in records),
+        # what a cap left: seats solved exactly, and how wide the proven intervals are in all
+        "seats": len(asked),
+        "seats_proven": sum(low == high for low, high in asked),
+        "open_points": sum(high - low for low, high in asked),
         "seconds": spread(seconds),
         "nodes": spread(nodes) | {"total": int(nodes.sum())},
         "nodes_per_second": float(nodes.sum() / max(seconds.sum(), 1e-9)),
@@ -271,13 +276,15 @@ def markdown(report: dict, caps: str | None = None) -> str:
         caps = (f"caps {report['options']['ending_cap']:g} s (endings), "
                 f"{report['options']['time_cap']:g} s (full deals)")
     profiled = _profiled(report)
-    head = ("cards", "positions", "unfinished", "median s", "p90 s", "max s",
-            "median nodes", "p90 nodes", "max nodes", "nodes/s")
+    seated = any(size.get("seats") for size in report["sizes"].values())
+    head = ("cards", "positions", "unfinished") + (("seats proven",) if seated else ()) + (
+        "median s", "p90 s", "max s", "median nodes", "p90 nodes", "max nodes", "nodes/s")
     if profiled:
         head += ("TT hit %", "TT decided %", "1st-card cutoffs % pair / seat")
     lines = ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
     for cards, size in report["sizes"].items():
         row = (cards, str(size["positions"]), str(size["unfinished"]),
+               *((f"{size.get('seats_proven', '-')} / {size.get('seats', '-')}",) if seated else ()),
                *(f"{size['seconds'][k]:.3f}" for k in STATS),
                *(f"{size['nodes'][k]:,.0f}" for k in STATS), f"{size['nodes_per_second']:,.0f}")
         if profiled:
@@ -378,6 +385,10 @@ def save_and_show(report: dict, output: Path, console: Console, table: Table,
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(report, indent=1) + "\n")
     console.print(table)
+    for cards, size in report["sizes"].items():
+        if size.get("seats_proven") != size.get("seats"):
+            console.print(f"{cards} cards: {size['seats_proven']} of {size['seats']} seats' values "
+                          f"proven exactly, the other intervals {size['open_points']} points wide in all")
     console.print(compile_line(report))
     threads = report["options"].get("threads", 1)
     console.print(f"total nodes: {report['total_nodes']:,} "

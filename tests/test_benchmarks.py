@@ -39,6 +39,10 @@ def test_summarize():
     assert summary["nodes"]["total"] == 550 and summary["nodes"]["max"] == 100
     assert summary["nodes_per_second"] == pytest.approx(10.0)
     assert summary["tt_hit_rate"] is None and summary["first_card_cutoffs"]["pair"] is None
+    assert summary["seats"] == summary["seats_proven"] == summary["open_points"] == 0
+    seated = [r | {"all_bounds": [[1, 1], None, [0, 3 if i == 2 else 0]]} for i, r in enumerate(records)]
+    summary = bench.summarize(seated)
+    assert (summary["seats"], summary["seats_proven"], summary["open_points"]) == (20, 19, 3)
     profiled = [r | {"tt_probes": 10, "tt_hits": 4, "tt_decided": 2,
                      "first_card_cutoffs": {"pair": 0.5, "seat": None if i > 1 else 0.9}}
                 for i, r in enumerate(records)]
@@ -81,6 +85,10 @@ def test_full_deals_are_run_for_every_seat(tmp_path):
     for record in records:
         assert record["seats"] == [0, 1, 2]
         assert all(low <= high for low, high in record["all_bounds"])
+    full = report["sizes"]["16"]
+    assert full["seats"] == 3 * quick
+    assert full["open_points"] == sum(high - low for r in records[:quick] for low, high in r["all_bounds"])
+    assert "seats proven" in bench.markdown(report)
 
 
 @pytest.mark.parametrize("sizes", ["7", "6,x"])

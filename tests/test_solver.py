@@ -15,6 +15,7 @@ import random
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import naive
@@ -28,6 +29,7 @@ from benchmarks.solver import deal_in_runs
 from solver import _kernels as kernels
 from solver.cards import cards_in, popcount
 from solver.errors import CoinsError
+from solver.paranoid import ParanoidSearch
 from solver import TranspositionTable, solve
 from solver.position import Position
 
@@ -381,6 +383,45 @@ def test_time_limit():
     check_partial(result, truth, truth_cards)
     generous = solve(position, time_limit=600, table=TranspositionTable(16))
     assert generous.exact and generous.guaranteed == truth
+
+
+def test_a_seat_out_of_reach_leaves_the_others_their_turn():
+    """Under a budget the seats take turns. Seat 0 of this 9-card position
+    needs millions of nodes, seats 1 and 2 tens of thousands: 300,000 nodes
+    still prove seats 1 and 2 (spent seat after seat, seat 0 took them all)."""
+    position = Position.random(0, 9)
+    alone = [
+        solve(position, seats=(seat,), card_values=False, line=False,
+              table=TranspositionTable(16)).guaranteed[seat]
+        for seat in range(3)
+    ]  # fmt: skip
+    result = solve(position, max_nodes=300_000, card_values=False, line=False, threads=1,
+                   table=TranspositionTable(16))  # fmt: skip
+    assert not result.exact and result.guaranteed[0] is None
+    assert result.guaranteed[1:] == alone[1:]
+    low, high = result.bounds[0]
+    assert low <= alone[0] <= high
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_upper_bound_tests_from_the_top_reach_the_value(seed):
+    rng = random.Random(seed)
+    for _ in range(10):
+        position = random_position(rng, rng.randrange(1, 5), on_table=rng.randrange(3))
+        seat = rng.randrange(3)
+        bounds = [0, position.coins_left]
+        ParanoidSearch(TranspositionTable(4), None, None).lower_ceiling(position, seat, bounds)
+        assert bounds == [naive.guaranteed(position, seat)] * 2, (str(position), seat)
+
+
+def test_a_share_of_the_budget_is_given_back():
+    search = ParanoidSearch(TranspositionTable(4), 1000, time.perf_counter() + 60)
+    with search.share(0.5):
+        assert search.max_nodes == 500 and search.deadline < time.perf_counter() + 31
+    assert search.max_nodes == 1000 and search.deadline > time.perf_counter() + 59
+    assert search.budgeted and not search.spent()
+    assert ParanoidSearch(TranspositionTable(4), 5, None).budgeted
+    assert not ParanoidSearch(TranspositionTable(4), None, None).budgeted
 
 
 # --- kernels: naive twins, plain-Python run, fresh-process cache ----------------------------
