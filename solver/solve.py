@@ -107,7 +107,8 @@ def solve(
     ``line=False`` skip the per-card results and the lines when only values
     are wanted. ``max_nodes`` and ``time_limit`` (seconds) bound the whole
     call; when either runs out the result is not exact and carries what was
-    proven instead of a guess. ``table`` / ``maxn_table`` lend transposition
+    proven instead of a guess (the seats asked take turns at the budget, so
+    each gets its share: see ``paranoid.solve_paranoid``). ``table`` / ``maxn_table`` lend transposition
     tables of your own size (default: shared tables made on first use, the
     paranoid one sized for the position);
     ``use_table`` and ``equivalence`` turn those speed-ups off, for tests and
