@@ -284,7 +284,7 @@ def markdown(report: dict, caps: str | None = None) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
     for cards, size in report["sizes"].items():
         row = (cards, str(size["positions"]), str(size["unfinished"]),
-               *((f"{size.get('seats_proven', '-')} / {size.get('seats', '-')}",) if seated else ()),
+               *((f"{size['seats_proven']} / {size['seats']}",) if seated else ()),
                *(f"{size['seconds'][k]:.3f}" for k in STATS),
                *(f"{size['nodes'][k]:,.0f}" for k in STATS), f"{size['nodes_per_second']:,.0f}")
         if profiled:
@@ -386,7 +386,7 @@ def save_and_show(report: dict, output: Path, console: Console, table: Table,
     output.write_text(json.dumps(report, indent=1) + "\n")
     console.print(table)
     for cards, size in report["sizes"].items():
-        if size.get("seats_proven") != size.get("seats"):
+        if size["seats_proven"] != size["seats"]:
             console.print(f"{cards} cards: {size['seats_proven']} of {size['seats']} seats' values "
                           f"proven exactly, the other intervals {size['open_points']} points wide in all")
     console.print(compile_line(report))

@@ -20,7 +20,7 @@ from . import _kernels as k
 from .cards import SEATS, Card
 from .position import Position
 from .table import TranspositionTable, shared_table
-from .threads import BudgetExhausted, per_thread_counters, run_searches
+from .threads import BudgetExhausted, nothing_left, per_thread_counters, run_searches
 
 BUSY_SLOTS = 1 << 16  # nodes being searched, marked for the other threads
 # Under a budget the seats take turns (``_in_turns``), and this share of a
@@ -109,23 +109,23 @@ class ParanoidSearch:
             return outcome
 
         self.busy[:] = 0  # marks left by searches that were stopped
-        nodes_left = None if self.max_nodes is None else self.max_nodes - self.nodes
-        outcomes = run_searches(run, self.threads, nodes_left, self.deadline)
+        outcomes = run_searches(run, self.threads, self.nodes_left, self.deadline)
         answers = [o for o in outcomes if o != k.ABORTED]
         if not answers:
             raise BudgetExhausted
         return answers[0] == k.TRUE
 
     @property
+    def nodes_left(self) -> int | None:
+        return None if self.max_nodes is None else self.max_nodes - self.nodes
+
+    @property
     def budgeted(self) -> bool:
         return self.max_nodes is not None or self.deadline is not None
 
     def spent(self) -> bool:
-        """Is too little left of the budget for a search to start (``run_searches``
-        gives each thread an equal share of the nodes)?"""
-        nodes_short = self.max_nodes is not None and (self.max_nodes - self.nodes) // self.threads <= 0
-        time_up = self.deadline is not None and time.perf_counter() >= self.deadline
-        return nodes_short or time_up
+        """Is too little left of the budget for a search to start?"""
+        return nothing_left(self.nodes_left, self.threads, self.deadline)
 
     @contextmanager
     def share(self, fraction: float) -> Iterator[None]:
@@ -135,7 +135,7 @@ class ParanoidSearch:
         saved = self.max_nodes, self.deadline
         if self.max_nodes is not None:
             # at least a node a thread, never more than the whole budget
-            share = max(self.threads, int((self.max_nodes - self.nodes) * fraction))
+            share = max(self.threads, int(self.nodes_left * fraction))
             self.max_nodes = min(self.max_nodes, self.nodes + share)
         if self.deadline is not None:
             now = time.perf_counter()
@@ -161,24 +161,23 @@ class ParanoidSearch:
         need = first_test
         while bounds[0] < bounds[1]:
             need = min(max(need, bounds[0] + 1), bounds[1])
-            self.tell(f"seat {seat}: {bounds[0]}-{bounds[1]} points, can it be sure of {need}?")
-            if self.wins_at_least(position, seat, need):
-                bounds[0] = need
-                need += 1
-            else:
-                bounds[1] = need - 1
-                need -= 1
+            need += 1 if self._test(position, seat, bounds, need) else -1
         return bounds[0]
 
     def lower_ceiling(self, position: Position, seat: int, bounds: list[int]) -> None:
         """Lower ``bounds[1]`` one point at a time while the seat cannot be sure
         of it: far above the value these tests are cheap, even in full deals."""
         while bounds[0] < bounds[1]:
-            self.tell(f"seat {seat}: {bounds[0]}-{bounds[1]} points, can it be sure of {bounds[1]}?")
-            if self.wins_at_least(position, seat, bounds[1]):
-                bounds[0] = bounds[1]
-            else:
-                bounds[1] -= 1
+            self._test(position, seat, bounds, bounds[1])
+
+    def _test(self, position: Position, seat: int, bounds: list[int], need: int) -> bool:
+        """Can ``seat`` be sure of ``need`` points? ``bounds`` learns the answer."""
+        self.tell(f"seat {seat}: {bounds[0]}-{bounds[1]} points, can it be sure of {need}?")
+        if self.wins_at_least(position, seat, need):
+            bounds[0] = need
+            return True
+        bounds[1] = need - 1
+        return False
 
 
 def default_table(position: Position) -> TranspositionTable:
@@ -221,8 +220,9 @@ def solve_paranoid(
     try:
         if search.budgeted:
             _in_turns(search, position, seats, work)
-        for seat in seats:
-            search.value(position, seat, work[seat])
+        else:
+            for seat in seats:
+                search.value(position, seat, work[seat])
         if not position.is_terminal and (card_values or line):
             mover = position.to_move
             if work[mover] is None:

@@ -36,6 +36,14 @@ def per_thread_counters(threads: int, size: int) -> np.ndarray:
     return np.zeros((threads, size + 64), dtype=np.int64)[:, :size]
 
 
+def nothing_left(nodes_left: int | None, threads: int, deadline: float | None) -> bool:
+    """Is a budget too small for a search to start: under a node a thread, or
+    past ``deadline`` (a ``time.perf_counter()`` value)?"""
+    return (nodes_left is not None and nodes_left // threads <= 0) or (
+        deadline is not None and time.perf_counter() >= deadline
+    )
+
+
 def run_searches(
     search: Callable[[int, int, np.ndarray], int],
     threads: int,
@@ -56,18 +64,13 @@ def run_searches(
     KeyboardInterrupt goes on up. Elsewhere (a worker thread: no Ctrl-C to
     catch) the calling thread runs the first search itself.
     """
-    budget = 0
-    if nodes_left is not None:
-        budget = nodes_left // threads
-        if budget <= 0:
-            raise BudgetExhausted
+    if nothing_left(nodes_left, threads, deadline):
+        raise BudgetExhausted
+    budget = 0 if nodes_left is None else nodes_left // threads
     stop = np.zeros(1, dtype=np.int64)
     timer = None
     if deadline is not None:
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            raise BudgetExhausted
-        timer = threading.Timer(left, stop.fill, (1,))
+        timer = threading.Timer(deadline - time.perf_counter(), stop.fill, (1,))
         timer.daemon = True
         timer.start()
     try:
