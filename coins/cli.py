@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from solver import CoinsError, Position, solve
+from solver import CoinsError, Position, SolveInterrupted, solve
 
 from . import analysis_commands, batch_commands, play_commands, render
 from .notice import compile_notice
@@ -38,19 +38,24 @@ def solve_command(args: argparse.Namespace) -> None:
     it. With --mode maxn (or both) it also gives the equilibrium: the Coins
     each seat wins when every seat plays for itself, each card's three-seat
     result and the equilibrium line. The search is exact unless --max-nodes or
-    --time-limit stops it; then the output says so and gives the proven
-    interval instead.
+    --time-limit stops it, or Ctrl-C; then the output says so and gives the
+    proven interval instead.
     """
     position = Position.parse(" ".join(args.position))
     compile_notice()
     seats = (0, 1, 2) if args.seat is None else (args.seat,)
-    with search_status() as progress:
-        result = solve(position, seats, args.max_nodes, args.time_limit, mode=args.mode,
-                       progress=progress)  # fmt: skip
+    try:
+        with search_status() as progress:
+            result = solve(position, seats, args.max_nodes, args.time_limit, mode=args.mode,
+                           progress=progress)  # fmt: skip
+    except SolveInterrupted as stop:
+        result = stop.result
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         Console().print(render.solve_report(result))
+    if result.interrupted:
+        raise KeyboardInterrupt  # after the report: exit status 130
 
 
 @contextmanager

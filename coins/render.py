@@ -198,9 +198,9 @@ def solve_report(result: SolveResult) -> Group:
             "Max^n: Coins won from here on when every seat plays for itself.", style="dim"
         ))
     if not result.exact:
+        stopped = "was stopped (Ctrl-C)" if result.interrupted else "hit its node or time limit"
         parts.append(Text(
-            "Not exact: the search hit its node or time limit; low-high is the proven interval.",
-            style="bold",
+            f"Not exact: the search {stopped}; low-high is the proven interval.", style="bold"
         ))
         wanted = []
         if paranoid:

@@ -7,7 +7,7 @@
 """
 
 from .cards import COINS_MASK, SUIT_MASKS, Card, cards_in, format_hand, parse_hand
-from .errors import CoinsError, IllegalMoveError, NotationError, PositionError
+from .errors import CoinsError, IllegalMoveError, NotationError, PositionError, SolveInterrupted
 from .match import (
     CardPlayed,
     Hand,
@@ -47,6 +47,7 @@ __all__ = [
     "Record",
     "RecordError",
     "RecordMoveError",
+    "SolveInterrupted",
     "SolveResult",
     "TranspositionTable",
     "cards_in",

@@ -1,4 +1,5 @@
-"""The exceptions the toolkit raises for bad input: each says what and where."""
+"""The exceptions the toolkit raises: bad input (each says what and where),
+and a solve stopped by Ctrl-C, which carries what it had proven."""
 
 
 class CoinsError(ValueError):
@@ -19,3 +20,13 @@ class PositionError(NotationError):
 
 class IllegalMoveError(CoinsError):
     """A card that cannot be played here (not in the mover's hand, or the hand is over)."""
+
+
+class SolveInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped ``solve``; ``result`` holds what was proven until then
+    (not exact, like a result cut short by a limit). A KeyboardInterrupt, so
+    code that does not look for it still stops."""
+
+    def __init__(self, result):
+        super().__init__("solve interrupted")
+        self.result = result

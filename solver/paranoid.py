@@ -30,6 +30,12 @@ BUSY_SLOTS = 1 << 16  # nodes being searched, marked for the other threads
 # (nothing proven), 82 with turns and a quarter, 78 with a tenth (runs scatter
 # by a few points); at 14 cards a quarter and a half proved the same 6 of 10.
 VALUE_SHARE = 1 / 4
+# Without a budget the seats are solved one after another, the quickest way
+# to every value; a solve not finished within this many nodes (about 15 s
+# on two threads) goes on in rounds of turns, each with four times the nodes
+# of the one before (``_in_order_then_rounds``), so that a long solve (a
+# full deal can take hours) stopped by Ctrl-C has bounds for every seat.
+ORDERED_NODES = 1 << 28
 
 
 class ParanoidSearch:
@@ -145,6 +151,17 @@ class ParanoidSearch:
         finally:
             self.max_nodes, self.deadline = saved
 
+    @contextmanager
+    def allowance(self, nodes: int) -> Iterator[None]:
+        """Within the block the searches may spend ``nodes`` more than so far
+        (for a search without a budget of its own)."""
+        saved = self.max_nodes
+        self.max_nodes = self.nodes + nodes
+        try:
+            yield
+        finally:
+            self.max_nodes = saved
+
     def tell(self, message: str) -> None:
         """Pass what the search is about to do to the ``progress`` callback, if any."""
         if self.progress is not None:
@@ -203,6 +220,7 @@ class ParanoidAnswer:
     optimal: list[Card] = field(default_factory=list)
     line: list[Card] = field(default_factory=list)
     exact: bool = True
+    interrupted: bool = False
 
 
 def solve_paranoid(
@@ -210,9 +228,11 @@ def solve_paranoid(
 ) -> ParanoidAnswer:
     """Guaranteed values of ``seats``, and the mover's card values and line.
 
-    What a budget cut short stays unproven: the answer then holds the proven
-    interval for each seat asked and ``exact`` False. Under a budget the seats
-    take turns (``_in_turns``), so each seat asked gets its share.
+    What a budget or Ctrl-C cut short stays unproven: the answer then holds
+    the proven interval for each seat asked and ``exact`` False (and
+    ``interrupted`` for Ctrl-C). Under a budget the seats take turns
+    (``_in_turns``), so each seat asked gets its share; without one, so do
+    the seats of a solve that takes long (``_in_order_then_rounds``).
     """
     coins = position.coins_left
     work: list[list[int] | None] = [[0, coins] if s in seats else None for s in range(SEATS)]
@@ -221,8 +241,7 @@ def solve_paranoid(
         if search.budgeted:
             _in_turns(search, position, seats, work)
         else:
-            for seat in seats:
-                search.value(position, seat, work[seat])
+            _in_order_then_rounds(search, position, seats, work)
         if not position.is_terminal and (card_values or line):
             mover = position.to_move
             if work[mover] is None:
@@ -236,6 +255,9 @@ def solve_paranoid(
                 answer.line = _optimal_line(search, position, mover, best)
     except BudgetExhausted:
         answer.exact = False
+    except KeyboardInterrupt:  # the searches have stopped: keep what they proved
+        answer.exact = False
+        answer.interrupted = True
     for seat in seats:
         low, high = work[seat]
         answer.bounds[seat] = (low, high)
@@ -243,6 +265,29 @@ def solve_paranoid(
             answer.guaranteed[seat] = low
     answer.exact = answer.exact and all(answer.guaranteed[s] is not None for s in seats)
     return answer
+
+
+def _in_order_then_rounds(
+    search: ParanoidSearch, position: Position, seats: tuple[int, ...], work: list
+) -> None:
+    """Without a budget: the seats one after another, and if that has not
+    finished within ``ORDERED_NODES``, rounds of turns (``_in_turns``), each
+    with four times the nodes of the last, until every seat is exact."""
+    nodes = ORDERED_NODES
+    try:
+        with search.allowance(nodes):
+            for seat in seats:
+                search.value(position, seat, work[seat])
+        return
+    except BudgetExhausted:
+        pass
+    while any(work[seat][0] < work[seat][1] for seat in seats):
+        nodes *= 4
+        try:
+            with search.allowance(nodes):
+                _in_turns(search, position, seats, work)
+        except BudgetExhausted:
+            pass
 
 
 def _in_turns(

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _kernels as k
 from .cards import SEATS, Card
-from .errors import CoinsError
+from .errors import CoinsError, SolveInterrupted
 from .maxn import MaxnTable, solve_maxn
 from .paranoid import ParanoidSearch, default_table, solve_paranoid
 from .position import Position
@@ -39,7 +39,8 @@ class SolveResult:
     end. ``search_stats`` profiles the paranoid search (``ParanoidSearch.counters``).
     When a budget cut the search short, ``exact`` is False, ``bounds[s]``
     is the proven interval ``(low, high)`` of each seat asked, and what was
-    not proven is None or empty: never a guess.
+    not proven is None or empty: never a guess. ``interrupted``: Ctrl-C cut
+    it short (the result then comes with ``SolveInterrupted``).
     """
 
     position: Position
@@ -53,6 +54,7 @@ class SolveResult:
     card_results: dict[Card, list[int]] = field(default_factory=dict)
     equilibrium_line: list[Card] = field(default_factory=list)
     exact: bool = True
+    interrupted: bool = False
     nodes: int = 0
     seconds: float = 0.0
     search_stats: dict = field(default_factory=dict)
@@ -77,7 +79,8 @@ class SolveResult:
                 "card_results": {str(c): v for c, v in self.card_results.items()},
                 "equilibrium_line": [str(c) for c in self.equilibrium_line],
             }
-        out |= {"exact": self.exact, "nodes": self.nodes, "seconds": round(self.seconds, 6)}
+        out |= {"exact": self.exact, "interrupted": self.interrupted}
+        out |= {"nodes": self.nodes, "seconds": round(self.seconds, 6)}
         return out
 
 
@@ -114,7 +117,9 @@ def solve(
     ``use_table`` and ``equivalence`` turn those speed-ups off, for tests and
     measurements; ``threads`` runs each search on that many threads at once.
     ``progress``, if given, is called with a line of text each time the search
-    starts a new question (for a status line during a long solve).
+    starts a new question (for a status line during a long solve). Ctrl-C
+    (KeyboardInterrupt) stops the search and raises ``SolveInterrupted``,
+    whose ``result`` holds what was proven until then, as a limit would.
     """
     if isinstance(position, str):
         position = Position.parse(position)
@@ -146,18 +151,24 @@ def solve(
         result.exact = answer.exact
         result.nodes = search.nodes
         result.search_stats = search.counters()
+        if answer.interrupted:
+            raise _interrupted(result, start)
     if mode in ("maxn", "both"):
         left_nodes = None if max_nodes is None else max_nodes - result.nodes
         left_time = None if deadline is None else deadline - time.perf_counter()
         if (left_nodes is not None and left_nodes <= 0) or (left_time is not None and left_time <= 0):
             result.exact = False
         else:
-            if progress is not None:
-                progress("the equilibrium (max^n)")
-            maxn = solve_maxn(
-                position, left_nodes, left_time, card_values, line,
-                table=maxn_table, use_table=use_table, equivalence=equivalence, threads=threads,
-            )  # fmt: skip
+            try:
+                if progress is not None:
+                    progress("the equilibrium (max^n)")
+                maxn = solve_maxn(
+                    position, left_nodes, left_time, card_values, line,
+                    table=maxn_table, use_table=use_table, equivalence=equivalence, threads=threads,
+                )  # fmt: skip
+            except KeyboardInterrupt:
+                result.exact = False
+                raise _interrupted(result, start) from None
             result.equilibrium = maxn.equilibrium
             result.card_results = maxn.card_results
             result.equilibrium_line = maxn.line
@@ -165,6 +176,13 @@ def solve(
             result.nodes += maxn.nodes
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _interrupted(result: SolveResult, start: float) -> SolveInterrupted:
+    """Ctrl-C ended the solve: ``result`` keeps what was proven."""
+    result.interrupted = True
+    result.seconds = time.perf_counter() - start
+    return SolveInterrupted(result)
 
 
 def _check_seats(seats) -> tuple[int, ...]:

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -72,9 +73,9 @@ def test_solve_json_matches_solve(capsys):
     assert status == 0
     got = json.loads(out)
     assert set(got) == {"position", "mode", "to_move", "guaranteed", "bounds", "card_values",
-                        "optimal", "line", "exact", "nodes", "seconds"}
+                        "optimal", "line", "exact", "interrupted", "nodes", "seconds"}
     for key in ("position", "to_move", "guaranteed", "bounds", "card_values", "optimal",
-                "line", "exact"):
+                "line", "exact", "interrupted"):
         assert got[key] == expected[key], key
 
 
@@ -102,6 +103,23 @@ def test_a_limit_says_not_exact_and_shows_the_interval(capsys):
     got = json.loads(out)
     assert got["exact"] is False and got["guaranteed"] == [None, None, None]
     assert all(low <= high for low, high in got["bounds"])
+
+
+def test_ctrl_c_prints_what_was_proven(capsys, monkeypatch):
+    """Stopped after seat 0's value, the report gives it and status 130."""
+    expected = solve(ENDING)
+
+    def interrupt_at_seat_1(message):
+        if message.startswith("seat 1"):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "search_status", lambda: nullcontext(interrupt_at_seat_1))
+    status, out, err = run(capsys, "solve", ENDING, "--json")
+    got = json.loads(out)
+    assert status == 130 and err == "coins: interrupted\n"
+    assert got["interrupted"] is True and got["exact"] is False
+    assert got["guaranteed"] == [expected.guaranteed[0], None, None]
+    assert got["bounds"][1] == [0, Position.parse(ENDING).coins_left]
 
 
 def test_compile_notice_goes_to_stderr(capsys, monkeypatch):
@@ -201,7 +219,8 @@ def test_solve_mode_gives_the_equilibrium(capsys, mode):
 @pytest.mark.parametrize("mode", ["paranoid", "maxn"])
 def test_ctrl_c_stops_a_long_solve_at_once(mode):
     """A full deal takes minutes; Ctrl-C must stop the compiled search within
-    moments (it holds its thread), with one line and status 130."""
+    moments (it holds its thread), print what was proven, then one line on
+    stderr and status 130."""
     script = (
         "import sys; from solver.compiled import warm_up; from coins.cli import main; warm_up(); "
         "print('searching', flush=True); "
@@ -218,3 +237,4 @@ def test_ctrl_c_stops_a_long_solve_at_once(mode):
     stdout, stderr = process.communicate(timeout=60)
     assert time.monotonic() - sent < 10
     assert process.returncode == 130 and stderr == "coins: interrupted\n"
+    assert "Not exact: the search was stopped (Ctrl-C)" in stdout

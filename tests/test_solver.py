@@ -12,6 +12,7 @@ import functools
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import textwrap
@@ -27,8 +28,9 @@ from positions import random_position
 from benchmarks.solver import deal_in_runs
 
 from solver import _kernels as kernels
+from solver import paranoid
 from solver.cards import cards_in, popcount
-from solver.errors import CoinsError
+from solver.errors import CoinsError, SolveInterrupted
 from solver.paranoid import ParanoidSearch
 from solver import TranspositionTable, solve
 from solver.position import Position
@@ -412,6 +414,54 @@ def test_upper_bound_tests_from_the_top_reach_the_value(seed):
         bounds = [0, position.coins_left]
         ParanoidSearch(TranspositionTable(4), None, None).lower_ceiling(position, seat, bounds)
         assert bounds == [naive.guaranteed(position, seat)] * 2, (str(position), seat)
+
+
+@pytest.mark.parametrize("mode", ["paranoid", "both"])
+def test_ctrl_c_keeps_what_was_proven(mode):
+    """KeyboardInterrupt during a solve raises SolveInterrupted (still a
+    KeyboardInterrupt) whose result keeps the seats already proven, exact,
+    and the proven interval of the rest."""
+    position = Position.random(21, 6)
+    expected = solve(position, mode=mode)
+    where = "seat 1" if mode == "paranoid" else "the equilibrium"
+
+    def interrupt(message):
+        if message.startswith(where):
+            raise KeyboardInterrupt
+
+    with pytest.raises(SolveInterrupted) as stopped:
+        solve(position, mode=mode, progress=interrupt)
+    assert isinstance(stopped.value, KeyboardInterrupt)
+    result = stopped.value.result
+    assert result.interrupted and not result.exact and result.equilibrium is None
+    if mode == "paranoid":
+        assert result.guaranteed == [expected.guaranteed[0], None, None]
+        low, high = result.bounds[1]
+        assert low <= expected.guaranteed[1] <= high
+    else:
+        assert result.guaranteed == expected.guaranteed and result.line == expected.line
+
+
+def test_a_long_solve_without_a_budget_goes_on_in_rounds(monkeypatch):
+    """Past ``ORDERED_NODES`` a solve without a budget gives the seats turns
+    in growing rounds (so Ctrl-C finds bounds for each) and still ends exact,
+    with the values of the plain solve."""
+    monkeypatch.setattr(paranoid, "ORDERED_NODES", 1_000)
+    interleaved = 0
+    for seed in range(6):
+        position = Position.random(100 + seed, 7)
+        told = []
+        got = solve(position, threads=1, card_values=False, line=False,
+                    table=TranspositionTable(8), progress=told.append)  # fmt: skip
+        monkeypatch.undo()
+        expected = solve(position, threads=1, card_values=False, line=False,
+                         table=TranspositionTable(8))  # fmt: skip
+        monkeypatch.setattr(paranoid, "ORDERED_NODES", 1_000)
+        assert got.exact and got.guaranteed == expected.guaranteed
+        seats_told = [int(m[5]) for m in told if re.match(r"seat \d: ", m)]
+        last_seat_0 = max(i for i, seat in enumerate(seats_told) if seat == 0)
+        interleaved += any(seat == 2 for seat in seats_told[:last_seat_0])
+    assert interleaved >= 3
 
 
 def test_a_share_of_the_budget_is_given_back():
