@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -138,29 +138,30 @@ class ParanoidSearch:
         """Within the block the searches may spend only ``fraction`` of what
         is left of the budget: running out raises BudgetExhausted as usual,
         and ``spent()`` tells whether the whole budget went."""
-        saved = self.max_nodes, self.deadline
-        if self.max_nodes is not None:
+        max_nodes, deadline = self.max_nodes, self.deadline
+        if max_nodes is not None:
             # at least a node a thread, never more than the whole budget
-            share = max(self.threads, int(self.nodes_left * fraction))
-            self.max_nodes = min(self.max_nodes, self.nodes + share)
-        if self.deadline is not None:
+            max_nodes = min(max_nodes, self.nodes + max(self.threads, int(self.nodes_left * fraction)))
+        if deadline is not None:
             now = time.perf_counter()
-            self.deadline = now + (self.deadline - now) * fraction
+            deadline = now + (deadline - now) * fraction
+        with self._limited(max_nodes, deadline):
+            yield
+
+    def allowance(self, nodes: int) -> AbstractContextManager[None]:
+        """Within the block the searches may spend ``nodes`` more than so far
+        (for a search without a budget of its own)."""
+        return self._limited(self.nodes + nodes, self.deadline)
+
+    @contextmanager
+    def _limited(self, max_nodes: int | None, deadline: float | None) -> Iterator[None]:
+        """The budget is ``max_nodes`` and ``deadline`` within the block."""
+        saved = self.max_nodes, self.deadline
+        self.max_nodes, self.deadline = max_nodes, deadline
         try:
             yield
         finally:
             self.max_nodes, self.deadline = saved
-
-    @contextmanager
-    def allowance(self, nodes: int) -> Iterator[None]:
-        """Within the block the searches may spend ``nodes`` more than so far
-        (for a search without a budget of its own)."""
-        saved = self.max_nodes
-        self.max_nodes = self.nodes + nodes
-        try:
-            yield
-        finally:
-            self.max_nodes = saved
 
     def tell(self, message: str) -> None:
         """Pass what the search is about to do to the ``progress`` callback, if any."""
@@ -273,21 +274,21 @@ def _in_order_then_rounds(
     """Without a budget: the seats one after another, and if that has not
     finished within ``ORDERED_NODES``, rounds of turns (``_in_turns``), each
     with four times the nodes of the last, until every seat is exact."""
-    nodes = ORDERED_NODES
-    try:
-        with search.allowance(nodes):
-            for seat in seats:
-                search.value(position, seat, work[seat])
-        return
-    except BudgetExhausted:
-        pass
+    narrow, nodes = _in_order, ORDERED_NODES
     while any(work[seat][0] < work[seat][1] for seat in seats):
-        nodes *= 4
         try:
             with search.allowance(nodes):
-                _in_turns(search, position, seats, work)
+                narrow(search, position, seats, work)
         except BudgetExhausted:
-            pass
+            narrow, nodes = _in_turns, nodes * 4
+
+
+def _in_order(
+    search: ParanoidSearch, position: Position, seats: tuple[int, ...], work: list
+) -> None:
+    """The seats' values one after another."""
+    for seat in seats:
+        search.value(position, seat, work[seat])
 
 
 def _in_turns(

@@ -446,17 +446,15 @@ def test_a_long_solve_without_a_budget_goes_on_in_rounds(monkeypatch):
     """Past ``ORDERED_NODES`` a solve without a budget gives the seats turns
     in growing rounds (so Ctrl-C finds bounds for each) and still ends exact,
     with the values of the plain solve."""
+    positions = [Position.random(100 + seed, 7) for seed in range(6)]
+    plain = [solve(p, threads=1, card_values=False, line=False, table=TranspositionTable(8))
+             for p in positions]  # fmt: skip
     monkeypatch.setattr(paranoid, "ORDERED_NODES", 1_000)
     interleaved = 0
-    for seed in range(6):
-        position = Position.random(100 + seed, 7)
+    for position, expected in zip(positions, plain):
         told = []
         got = solve(position, threads=1, card_values=False, line=False,
                     table=TranspositionTable(8), progress=told.append)  # fmt: skip
-        monkeypatch.undo()
-        expected = solve(position, threads=1, card_values=False, line=False,
-                         table=TranspositionTable(8))  # fmt: skip
-        monkeypatch.setattr(paranoid, "ORDERED_NODES", 1_000)
         assert got.exact and got.guaranteed == expected.guaranteed
         seats_told = [int(m[5]) for m in told if re.match(r"seat \d: ", m)]
         last_seat_0 = max(i for i, seat in enumerate(seats_told) if seat == 0)
