@@ -32,9 +32,9 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from solver import Position, TranspositionTable, solve
+from solver import Position, solve
 from solver.cards import SEATS, SUIT_MASKS, popcount
-from solver.paranoid import table_megabytes
+from solver.paranoid import fresh_table
 from solver.threads import DEFAULT_THREADS
 from solver.compiled import warm_up
 
@@ -123,7 +123,7 @@ def run_position(position: Position, cap: float, threads: int = DEFAULT_THREADS,
     """
     result = solve(
         position, seats=seats, card_values=False, line=False, time_limit=cap,
-        table=TranspositionTable(table_megabytes(position.cards_per_hand)), threads=threads,
+        table=fresh_table(position), threads=threads,
     )
     stats = result.search_stats
     return {

@@ -302,6 +302,26 @@ def _tt_write(tt, slot, key_a, key_b, data):
     tt[slot, 1] = key_b ^ data
 
 
+
+@njit
+def move_entries(old, new, bucket):
+    """Write every entry of the table ``old`` to the larger ``new``, in the
+    bucket of ``bucket`` slots its key picks there. The buckets of ``new``
+    that a bucket of ``old`` maps to take no other entries, so none is lost
+    (an entry torn by two threads has a key of no position: it may be)."""
+    mask = new.shape[0] - bucket
+    for slot in range(old.shape[0]):
+        data = old[slot, 2]
+        if _tt_worth(data) == 0:
+            continue
+        key_a = old[slot, 0] ^ data
+        key_b = old[slot, 1] ^ data
+        index = _key_index(key_a, key_b, mask)
+        for target in range(index, index + bucket):
+            if _tt_worth(new[target, 2]) == 0:
+                _tt_write(new, target, key_a, key_b, data)
+                break
+
 @njit
 def _relative_card(card, live):
     """A card as suit * 16 + its rank among the live cards of its suit."""

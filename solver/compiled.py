@@ -17,6 +17,7 @@ from numba.core.dispatcher import Dispatcher
 
 from . import _kernels
 from .solve import solve
+from .table import TranspositionTable
 
 # Seconds a cold compile of SOLVE_KERNELS took on the 2-core development
 # machine; ``python -m benchmarks.solver`` measures it again (its "compile" line).
@@ -24,10 +25,14 @@ COMPILE_SECONDS = 5
 
 # The kernels ``solve`` calls from Python; the ones they call are compiled
 # into them and come back from the cache with them.
-SOLVE_KERNELS = (_kernels.paranoid_search, _kernels.maxn_search, _kernels.representative_of)
+SOLVE_KERNELS = (
+    _kernels.paranoid_search, _kernels.maxn_search, _kernels.representative_of,
+    _kernels.move_entries,
+)
 
 # A small position whose solve goes through every kernel (values, card values, line).
 _WARM_UP_POSITION = "7...2 K.3.. J.6.. 0 - 0,1,0"
+_SMALLEST_MB = 1 / 2048  # a table of 16 slots, to compile ``move_entries`` on
 
 
 def is_compiled(kernels=SOLVE_KERNELS) -> bool:
@@ -60,4 +65,5 @@ def warm_up() -> float:
     """Compile the kernels (or load them from the cache); return the seconds it took."""
     start = time.perf_counter()
     solve(_WARM_UP_POSITION, mode="both")
+    TranspositionTable(_SMALLEST_MB, grow_to=2 * _SMALLEST_MB).grow(_kernels.PARANOID_BUCKET)
     return time.perf_counter() - start

@@ -209,6 +209,57 @@ def test_small_table_gives_the_same_answers():
             raise AssertionError(f"{label}: {position}: {error}") from None
 
 
+
+def _entries(table: TranspositionTable) -> dict[tuple[int, int], tuple[int, int]]:
+    """Every filled slot of ``table``: its key words -> (data word, slot)."""
+    slots = table.slots
+    filled = np.nonzero((slots[:, 2] >> 24) & 0xFF)[0]
+    return {(int(slots[i, 0] ^ slots[i, 2]), int(slots[i, 1] ^ slots[i, 2])): (int(slots[i, 2]), int(i))
+            for i in filled}
+
+
+def test_a_table_grows_without_losing_an_entry():
+    """``grow`` moves every entry, data unchanged, into the bucket its key
+    picks in the larger table."""
+    table = TranspositionTable(megabytes=1 / 256, grow_to=1 / 16)
+    for label, position in CASES[:40]:
+        solve(position, table=table)
+    before = _entries(table)
+    assert len(before) > table.entries // 2  # a well filled table
+    table.grow(kernels.PARANOID_BUCKET)
+    after = _entries(table)
+    assert table.megabytes == 1 / 16 and table.entries == 2**11 and not table.can_grow
+    assert {key: data for key, (data, _) in after.items()} == {
+        key: data for key, (data, _) in before.items()}
+    mask = table.entries - kernels.PARANOID_BUCKET
+    for (key_a, key_b), (_, slot) in after.items():
+        index = kernels._key_index(key_a, key_b, mask)
+        assert index <= slot < index + kernels.PARANOID_BUCKET
+
+
+
+@pytest.mark.parametrize("size", [dict(megabytes=0), dict(megabytes=-1), dict(megabytes="big"),
+                                  dict(megabytes=8, grow_to=0), dict(megabytes=8, grow_to="1G")])
+def test_bad_table_sizes(size):
+    with pytest.raises(CoinsError, match=r"^transposition table size must be positive, not .* MiB$"):
+        TranspositionTable(**size)
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_overfull_table_grows_during_a_search(monkeypatch, threads):
+    """A search in a table that may grow checks every ``GROWTH_CHECK_NODES``
+    whether it has written more entries than the table has slots; if so it
+    grows the table and searches on: same values as the twin."""
+    monkeypatch.setattr(paranoid, "GROWTH_CHECK_NODES", 50)
+    rng = random.Random(5)
+    grown = 0
+    for i in range(12):
+        position = random_position(rng, 4, on_table=i % 3, taken=i % 2 == 0)
+        table = TranspositionTable(megabytes=1 / 2048, grow_to=1 / 64)
+        check_against_naive(position, table=table, threads=threads)
+        grown += table.megabytes == 1 / 64
+    assert grown >= 8
+
+
 def _mark_children_busy(position: Position, seat: int, need: int, busy: np.ndarray) -> None:
     """Mark every child of ``position`` as being searched by another thread (1)."""
     for card in position.legal_cards():
