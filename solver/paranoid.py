@@ -129,11 +129,12 @@ class ParanoidSearch:
             budget = self.nodes_left
             if growing:  # stop now and then to see whether the table is full
                 budget = check if budget is None else min(budget, check)
-            written = self._entries_written()
+            before = self._entries_written()
             try:
                 outcomes = run_searches(run, self.threads, budget, self.deadline)
             finally:
-                self.table.written += self._entries_written() - written
+                written = self._entries_written() - before
+                self.table.written += written
             answers = [o for o in outcomes if o != k.ABORTED]
             if answers:
                 return answers[0] == k.TRUE
@@ -142,7 +143,7 @@ class ParanoidSearch:
             if self.table.overfull:
                 # search on in the larger table: what was proven is still there
                 self.table.grow(k.PARANOID_BUCKET)
-            elif self.table.written == written:
+            elif written == 0:
                 # no new entry: make the next stop later, or a search that
                 # cannot progress within one would never end
                 check *= 2

@@ -260,6 +260,24 @@ def test_an_overfull_table_grows_during_a_search(monkeypatch, threads):
     assert grown >= 8
 
 
+
+def test_stops_that_find_no_new_entry_come_ever_later(monkeypatch):
+    """A search that wrote no new entry since its last stop doubles the
+    nodes to its next one (or one that cannot progress within a stop would
+    never end), whatever earlier searches wrote to the table."""
+    monkeypatch.setattr(paranoid, "GROWTH_CHECK_NODES", 50)
+    budgets = []
+
+    def searches_that_write_nothing(search, threads, budget, deadline):
+        budgets.append(budget)
+        return [kernels.TRUE if len(budgets) == 4 else kernels.ABORTED]
+
+    monkeypatch.setattr(paranoid, "run_searches", searches_that_write_nothing)
+    table = TranspositionTable(megabytes=1 / 64, grow_to=1)
+    table.written = 100  # by earlier searches
+    assert ParanoidSearch(table, None, None).wins_at_least(CASES[0][1], 0, 1)
+    assert budgets == [50, 100, 200, 400]
+
 def _mark_children_busy(position: Position, seat: int, need: int, busy: np.ndarray) -> None:
     """Mark every child of ``position`` as being searched by another thread (1)."""
     for card in position.legal_cards():
