@@ -302,7 +302,6 @@ def _tt_write(tt, slot, key_a, key_b, data):
     tt[slot, 1] = key_b ^ data
 
 
-
 @njit
 def move_entries(old, new, bucket):
     """Write every entry of the table ``old`` to the larger ``new``, in the
@@ -321,6 +320,7 @@ def move_entries(old, new, bucket):
             if _tt_worth(new[target, 2]) == 0:
                 _tt_write(new, target, key_a, key_b, data)
                 break
+
 
 @njit
 def _relative_card(card, live):

@@ -209,7 +209,6 @@ def test_small_table_gives_the_same_answers():
             raise AssertionError(f"{label}: {position}: {error}") from None
 
 
-
 def _entries(table: TranspositionTable) -> dict[tuple[int, int], tuple[int, int]]:
     """Every filled slot of ``table``: its key words -> (data word, slot)."""
     slots = table.slots
@@ -237,18 +236,18 @@ def test_a_table_grows_without_losing_an_entry():
         assert index <= slot < index + kernels.PARANOID_BUCKET
 
 
-
 @pytest.mark.parametrize("size", [dict(megabytes=0), dict(megabytes=-1), dict(megabytes="big"),
                                   dict(megabytes=8, grow_to=0), dict(megabytes=8, grow_to="1G")])
 def test_bad_table_sizes(size):
     with pytest.raises(CoinsError, match=r"^transposition table size must be positive, not .* MiB$"):
         TranspositionTable(**size)
 
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_an_overfull_table_grows_during_a_search(monkeypatch, threads):
     """A search in a table that may grow checks every ``GROWTH_CHECK_NODES``
-    whether it has written more entries than the table has slots; if so it
-    grows the table and searches on: same values as the twin."""
+    whether the table is ``overfull``; if so it grows the table and searches
+    on: same values as the twin."""
     monkeypatch.setattr(paranoid, "GROWTH_CHECK_NODES", 50)
     rng = random.Random(5)
     grown = 0
@@ -258,7 +257,6 @@ def test_an_overfull_table_grows_during_a_search(monkeypatch, threads):
         check_against_naive(position, table=table, threads=threads)
         grown += table.megabytes == 1 / 64
     assert grown >= 8
-
 
 
 def test_stops_that_find_no_new_entry_come_ever_later(monkeypatch):
@@ -277,6 +275,7 @@ def test_stops_that_find_no_new_entry_come_ever_later(monkeypatch):
     table.written = 100  # by earlier searches
     assert ParanoidSearch(table, None, None).wins_at_least(CASES[0][1], 0, 1)
     assert budgets == [50, 100, 200, 400]
+
 
 def _mark_children_busy(position: Position, seat: int, need: int, busy: np.ndarray) -> None:
     """Mark every child of ``position`` as being searched by another thread (1)."""
