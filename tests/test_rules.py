@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import numba
 import numpy as np
 import pytest
 from conftest import load_jsonl
@@ -186,20 +187,36 @@ def random_masks(n: int, seed: int) -> list[int]:
     return masks
 
 
+@numba.njit
+def _compiled_popcount(mask):
+    return kernels.popcount(mask)
+
+
+@numba.njit
+def _compiled_bit_index(bit):
+    return kernels.bit_index(bit)
+
+
 def test_kernel_popcount():
-    """_kernels.popcount == Python's int.bit_count on random 48-bit masks."""
+    """_kernels.popcount, compiled (LLVM's ctpop) and as plain Python, counts
+    the bits of random 48-bit masks."""
     for mask in random_masks(2000, seed=1):
-        assert kernels.popcount(np.int64(mask)) == bin(mask).count("1"), hex(mask)
-        assert popcount(mask) == bin(mask).count("1")
+        expected = bin(mask).count("1")
+        assert _compiled_popcount(np.int64(mask)) == expected, hex(mask)
+        assert kernels.popcount(np.int64(mask)) == expected, hex(mask)
+        assert popcount(mask) == expected
 
 
 def test_kernel_bit_index():
-    """_kernels.bit_index(1 << i) == i for every card, and on the low bit of random masks."""
+    """_kernels.bit_index, compiled (LLVM's cttz) and as plain Python:
+    bit_index(1 << i) == i for every card, and on the low bit of random masks."""
     for i in range(48):
+        assert _compiled_bit_index(np.int64(1 << i)) == i
         assert kernels.bit_index(np.int64(1 << i)) == i
     for mask in random_masks(2000, seed=2):
         if mask:
             low = mask & -mask
+            assert _compiled_bit_index(np.int64(low)) == low.bit_length() - 1
             assert kernels.bit_index(np.int64(low)) == low.bit_length() - 1
 
 
