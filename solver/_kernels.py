@@ -77,11 +77,16 @@ for _live in range(64):
         _EXTRACT6[_live, _held] = _out
 del _live, _held, _out, _k, _b
 
+# base-3 digits of 6-bit sets, and how many base-3 numbers have fewer than n digits
+_TERNARY6 = np.array([sum(3**b for b in range(6) if i >> b & 1) for i in range(64)], dtype=np.int64)
+_SHORTER_CODES = np.array([(3**n - 1) // 2 for n in range(13)], dtype=np.int64)
+
 MAX_PLY = 50  # 48 cards, plus the root and one spare
 MAX_MOVES = 16
-# transposition-table entries probed per key: measured best for each search
-# (2 for the paranoid one: 12-card median 2.9 s -> 2.6 s; 4 for max^n, which 2 slows)
-PARANOID_BUCKET = 2
+# transposition-table entries probed per key: 4, one 64-byte cache line of
+# 16-byte slots (with 32-byte slots, 2 measured best for the paranoid search;
+# on the heaviest 12-card search 4 slots of 16 bytes took 471M nodes against 582M with 2)
+PARANOID_BUCKET = 4
 # threads mark and defer only nodes with at least this many cards in hand
 # (``paranoid_search``'s ``busy_min_cards``): marking every node cost a third
 # of the node rate (the marks are shared memory), and 18-30 measured alike
@@ -216,34 +221,39 @@ def _extract(held, live):
 
 
 @njit
-def relative_key(h0, h1, live, leader, seat):
-    """Two words that name a trick-boundary position up to rank renumbering.
+def _ternary(bits):
+    """A 12-bit set read as base-3 digits: sum of 3**i over its bits i."""
+    return _TERNARY6[bits & 63] + 729 * _TERNARY6[bits >> 6]
 
-    Per suit: how many live cards (4 bits) and which of them seats 0 and 1
-    hold (12 bits each); seat 2 holds the rest. Suits C, O go in the first
-    word, S, B in the second with the leader and the searching seat.
-    """
-    word_a = 0
-    word_b = (leader << 56) | (seat << 58)
-    for suit in range(4):
-        suit_live = (live >> (12 * suit)) & 0xFFF
-        part = popcount(suit_live)
-        part |= _extract((h0 >> (12 * suit)) & 0xFFF, suit_live) << 4
-        part |= _extract((h1 >> (12 * suit)) & 0xFFF, suit_live) << 16
-        if suit < 2:
-            word_a |= part << (28 * suit)
-        else:
-            word_b |= part << (28 * (suit - 2))
-    return word_a, word_b
+
+@njit
+def _suit_code(h0, h1, live, suit):
+    """Which seat holds each live card of ``suit``, as a base-3 number of as
+    many digits as live cards (0: seat 2, 1: seat 0, 2: seat 1), offset by
+    the count of shorter numbers: under 2**20."""
+    suit_live = (live >> (12 * suit)) & 0xFFF
+    held0 = _extract((h0 >> (12 * suit)) & 0xFFF, suit_live)
+    held1 = _extract((h1 >> (12 * suit)) & 0xFFF, suit_live)
+    return _SHORTER_CODES[popcount(suit_live)] + _ternary(held0) + 2 * _ternary(held1)
+
+
+@njit
+def relative_key(h0, h1, live, leader, seat):
+    """Two words that name a trick-boundary position up to rank renumbering:
+    the ``_suit_code`` of suits C, O, S in the first (20 bits each), that of
+    B, the leader and the searching seat in the second (24 bits)."""
+    word_a = _suit_code(h0, h1, live, 0)
+    word_a |= _suit_code(h0, h1, live, 1) << 20
+    word_a |= _suit_code(h0, h1, live, 2) << 40
+    return word_a, _suit_code(h0, h1, live, 3) | (leader << 20) | (seat << 22)
 
 
 @njit
 def _key_index(key_a, key_b, table_mask):
     """Bucket start for a key: products of 28-bit pieces (no int64 overflow)."""
     h = (key_a & 0xFFFFFFF) * 0x9E3779B1
-    h ^= (key_a >> 28) * 0x85EBCA77
-    h ^= (key_b & 0xFFFFFFF) * 0xC2B2AE3D
-    h ^= (key_b >> 28) * 0x27D4EB2F
+    h ^= ((key_a >> 28) & 0xFFFFFFF) * 0x85EBCA77
+    h ^= (key_b | (key_a >> 56) << 24) * 0xC2B2AE3D
     h ^= h >> 31
     return h & table_mask
 
@@ -301,23 +311,27 @@ def _work(nodes):
 
 
 @njit
-def _tt_matches(tt, slot, data, key_a, key_b):
-    return tt[slot, 0] ^ data == key_a and tt[slot, 1] ^ data == key_b
+def _tt_matches(tt, slot, word, key_a, key_b):
+    """Does ``word``, read from ``tt[slot, 1]``, hold the entry of this key?"""
+    return word >> 32 == key_b and tt[slot, 0] ^ word == key_a
 
 
 @njit
 def _tt_find(tt, key_a, key_b, index, bucket):
     for slot in range(index, index + bucket):
-        if _tt_matches(tt, slot, tt[slot, 2], key_a, key_b):
+        if _tt_matches(tt, slot, tt[slot, 1], key_a, key_b):
             return slot
     return -1
 
 
 @njit
 def _tt_write(tt, slot, key_a, key_b, data):
-    tt[slot, 2] = data
-    tt[slot, 0] = key_a ^ data
-    tt[slot, 1] = key_b ^ data
+    """Slot words: ``key_b`` and the 32-bit ``data`` in one, ``key_a`` XOR
+    that word in the other (so a slot torn by two threads writing at once
+    matches no key)."""
+    word = (key_b << 32) | data
+    tt[slot, 1] = word
+    tt[slot, 0] = key_a ^ word
 
 
 @njit
@@ -328,15 +342,15 @@ def move_entries(old, new, bucket):
     (an entry torn by two threads has a key of no position: it may be)."""
     mask = new.shape[0] - bucket
     for slot in range(old.shape[0]):
-        data = old[slot, 2]
-        if _tt_worth(data) == 0:
+        word = old[slot, 1]
+        if _tt_worth(word) == 0:
             continue
-        key_a = old[slot, 0] ^ data
-        key_b = old[slot, 1] ^ data
+        key_a = old[slot, 0] ^ word
+        key_b = word >> 32
         index = _key_index(key_a, key_b, mask)
         for target in range(index, index + bucket):
-            if _tt_worth(new[target, 2]) == 0:
-                _tt_write(new, target, key_a, key_b, data)
+            if _tt_worth(new[target, 1]) == 0:
+                _tt_write(new, target, key_a, key_b, word & 0xFFFFFFFF)
                 break
 
 
@@ -568,12 +582,12 @@ def paranoid_search(
                     # table, 18% and 32% fewer nodes than by cards left alone)
                     slot = index
                     for candidate in range(index + 1, index + PARANOID_BUCKET):
-                        if _tt_worth(tt[candidate, 2]) < _tt_worth(tt[slot, 2]):
+                        if _tt_worth(tt[candidate, 1]) < _tt_worth(tt[slot, 1]):
                             slot = candidate
                     _tt_write(tt, slot, key_a, key_b, _tt_pack(0, 12, -1, popcount(live)))
                 else:
                     stats[STAT_TT_HITS] += 1
-                    data = tt[slot, 2]
+                    data = tt[slot, 1]
                     if _tt_low(data) >= target:
                         stats[STAT_TT_DECIDED] += 1
                         result = TRUE
@@ -641,7 +655,7 @@ def paranoid_search(
                 # the entry may have been replaced meanwhile: check the key again
                 key_a = tt_key[ply, 0]
                 key_b = tt_key[ply, 1]
-                data = tt[slot, 2]
+                data = tt[slot, 1]
                 if _tt_matches(tt, slot, data, key_a, key_b):
                     stats[STAT_TT_STORES] += 1
                     low = _tt_low(data)
@@ -671,7 +685,7 @@ def paranoid_search(
                 history[((mover - seat) % 3) * 3 + n_trick[ply], card] += 1 + popcount(hands[ply, mover])
                 slot = tt_slot[ply]
                 if slot >= 0:
-                    data = tt[slot, 2]
+                    data = tt[slot, 1]
                     key_a = tt_key[ply, 0]
                     key_b = tt_key[ply, 1]
                     if _tt_matches(tt, slot, data, key_a, key_b):
@@ -946,12 +960,12 @@ def maxn_search(
                     # work, as the paranoid search: 2.6% fewer nodes on the 9-card suite)
                     slot = index
                     for candidate in range(index + 1, index + MAXN_BUCKET):
-                        if _tt_worth(tt[candidate, 2]) < _tt_worth(tt[slot, 2]):
+                        if _tt_worth(tt[candidate, 1]) < _tt_worth(tt[slot, 1]):
                             slot = candidate
                     _tt_write(tt, slot, ka, kb, _entry(ENTRY_NONE, 0, 0, 0, -1, popcount(live)))
                 else:
                     stats[STAT_TT_HITS] += 1
-                    data = tt[slot, 2]
+                    data = tt[slot, 1]
                     if ply > 0 and (data >> 12) & 3 == ENTRY_EXACT:
                         r0 = data & 0xF
                         r1 = (data >> 4) & 0xF
@@ -1059,7 +1073,7 @@ def maxn_search(
                 r2 = best[ply, 2]
                 exact = True
                 slot = tt_slot[ply]
-                if slot >= 0 and _tt_matches(tt, slot, tt[slot, 2], key_a[ply], key_b[ply]):
+                if slot >= 0 and _tt_matches(tt, slot, tt[slot, 1], key_a[ply], key_b[ply]):
                     stats[STAT_TT_STORES] += 1
                     live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
                     _tt_write(

@@ -209,11 +209,45 @@ def test_small_table_gives_the_same_answers():
             raise AssertionError(f"{label}: {position}: {error}") from None
 
 
+def _relative_description(hands, leader, seat):
+    """What ``relative_key`` must name: per suit, who holds each live card in
+    rank order (gone cards left out), the leader and the searching seat."""
+    owners = {card: s for s, hand in enumerate(hands) for card in range(48) if hand >> card & 1}
+    suits = tuple(tuple(owners[c] for c in range(12 * suit, 12 * suit + 12) if c in owners)
+                  for suit in range(4))
+    return suits, leader, seat
+
+
+def test_relative_key_names_positions_exactly():
+    """Two trick-boundary positions get the same key exactly when they hold
+    the same live cards up to renumbering, with the same leader and seat;
+    keys fit the slot (60 and 24 bits). Small hands from few live cards, so
+    that many positions share a description."""
+    rng = random.Random(11)
+    key_of, description_of = {}, {}
+    for _ in range(4000):
+        per_hand = rng.randint(1, 4)
+        suits = rng.sample(range(4), rng.randint(1, 4))
+        pool = [c for c in range(48) if c // 12 in suits and rng.random() < 0.4]
+        if len(pool) < 3 * per_hand:
+            continue
+        cards = rng.sample(pool, 3 * per_hand)
+        hands = [sum(1 << c for c in cards[s * per_hand:(s + 1) * per_hand]) for s in range(3)]
+        leader, seat = rng.randrange(3), rng.randrange(4)
+        key = kernels.relative_key(hands[0], hands[1], hands[0] | hands[1] | hands[2], leader, seat)
+        key = (int(key[0]), int(key[1]))
+        assert 0 <= key[0] < 2**60 and 0 <= key[1] < 2**24, key
+        description = _relative_description(hands, leader, seat)
+        assert key_of.setdefault(description, key) == key, description
+        assert description_of.setdefault(key, description) == description, key
+    assert len(key_of) < 3900  # descriptions did repeat
+
+
 def _entries(table: TranspositionTable) -> dict[tuple[int, int], tuple[int, int]]:
     """Every filled slot of ``table``: its key words -> (data word, slot)."""
     slots = table.slots
-    filled = np.nonzero((slots[:, 2] >> 24) & 0xFF)[0]
-    return {(int(slots[i, 0] ^ slots[i, 2]), int(slots[i, 1] ^ slots[i, 2])): (int(slots[i, 2]), int(i))
+    filled = np.nonzero((slots[:, 1] >> 24) & 0xFF)[0]
+    return {(int(slots[i, 0] ^ slots[i, 1]), int(slots[i, 1] >> 32)): (int(slots[i, 1] & 0xFFFFFFFF), int(i))
             for i in filled}
 
 
@@ -227,7 +261,7 @@ def test_a_table_grows_without_losing_an_entry():
     assert len(before) > table.entries // 2  # a well filled table
     table.grow(kernels.PARANOID_BUCKET)
     after = _entries(table)
-    assert table.megabytes == 1 / 16 and table.entries == 2**11 and not table.can_grow
+    assert table.megabytes == 1 / 16 and table.entries == 2**12 and not table.can_grow
     assert {key: data for key, (data, _) in after.items()} == {
         key: data for key, (data, _) in before.items()}
     mask = table.entries - kernels.PARANOID_BUCKET
