@@ -340,12 +340,11 @@ def move_entries(old, new, bucket):
         word = old[slot, 1]
         if _tt_worth(word) == 0:
             continue
-        key_a = old[slot, 0] ^ word
-        key_b = word >> 32
-        index = _key_index(key_a, key_b, mask)
+        index = _key_index(old[slot, 0] ^ word, word >> 32, mask)
         for target in range(index, index + bucket):
             if _tt_worth(new[target, 1]) == 0:
-                _tt_write(new, target, key_a, key_b, word & 0xFFFFFFFF)
+                new[target, 0] = old[slot, 0]  # the slot's words as they are
+                new[target, 1] = word
                 break
 
 

@@ -32,7 +32,7 @@ SOLVE_KERNELS = (
 
 # A small position whose solve goes through every kernel (values, card values, line).
 _WARM_UP_POSITION = "7...2 K.3.. J.6.. 0 - 0,1,0"
-_SMALLEST_MB = 1 / 2048  # a table of 16 slots, to compile ``move_entries`` on
+_SMALLEST_MB = 1 / 2048  # a table of 32 slots, to compile ``move_entries`` on
 
 
 def is_compiled(kernels=SOLVE_KERNELS) -> bool:

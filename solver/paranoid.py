@@ -234,14 +234,18 @@ def default_table(position: Position) -> TranspositionTable:
     """The table ``solve`` uses unless lent one, sized for the position
     (``table_megabytes``), able to grow (``grown_table_megabytes``) and
     shared (``shared_table``)."""
-    return shared_table(TranspositionTable, table_megabytes(position.cards_per_hand),
-                        grown_table_megabytes())
+    return shared_table(TranspositionTable, *_table_sizes(position))
 
 
 def fresh_table(position: Position) -> TranspositionTable:
     """A new table like ``default_table``'s, for a search that should owe
     nothing to earlier ones (benchmarks)."""
-    return TranspositionTable(table_megabytes(position.cards_per_hand), grown_table_megabytes())
+    return TranspositionTable(*_table_sizes(position))
+
+
+def _table_sizes(position: Position) -> tuple[int, int]:
+    """MiB a table for ``position`` starts at, and may grow to."""
+    return table_megabytes(position.cards_per_hand), grown_table_megabytes()
 
 
 def table_megabytes(cards_per_hand: int) -> int:
