@@ -422,7 +422,7 @@ def _insert_move(moves, scores, ply, i, card, score):
 
 
 @njit_inline
-def _move_score(card, mover, seat, n_trick, c0, c1, third_hand, seat_hand):
+def move_score(card, mover, seat, n_trick, c0, c1, third_hand, seat_hand):
     """How good ``card`` looks for the mover, before history: the last card of
     a trick by the trick's outcome for seat p (the outcome is then known), the
     second by whether that outcome no longer depends on the third card.
@@ -635,7 +635,7 @@ def paranoid_search(
             third_hand = hands[ply, (mover + 1) % 3]
             for i in range(n):
                 card = moves[ply, i]
-                score = _move_score(
+                score = move_score(
                     card, mover, seat, nt, trick_cards[ply, 0], trick_cards[ply, 1],
                     third_hand, hands[ply, seat],
                 ) << 40
@@ -777,7 +777,7 @@ def _parent_rejects(seat, lower, p, b0, b1, b2, best_card, card, leader, n_trick
     mover ``seat`` is sure of ``lower`` points from there on? The parent's
     mover is ``p``, its best vector so far (b0, b1, b2) by ``best_card`` (all
     -1: none yet), ``leader``, ``n_trick``, c0 and c1 its trick, ``total``
-    the points left there. Scalars only, like ``_move_score``."""
+    the points left there. Scalars only, like ``move_score``."""
     have = b0 if p == 0 else (b1 if p == 1 else b2)
     if p == seat or have < 0:
         return False

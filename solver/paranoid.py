@@ -389,12 +389,15 @@ def _card_values(search: ParanoidSearch, position: Position, mover: int, best: i
 
 
 def _optimal_line(search: ParanoidSearch, position: Position, seat: int, value: int) -> list[Card]:
-    """One line to the end: ``seat`` keeps its value, the others hold it there."""
+    """One line to the end: ``seat`` keeps its value, the others hold it there.
+
+    Each step takes the first card, in ``_line_order``, that does so.
+    """
     line = []
     search.tell(f"an optimal line for seat {seat}")
     while not position.is_terminal:
         mover = position.to_move
-        for card in position.legal_cards():
+        for card in _line_order(position, seat):
             child = position.play(card)
             gained = _points_to(position, child, seat)
             if mover == seat:
@@ -407,6 +410,26 @@ def _optimal_line(search: ParanoidSearch, position: Position, seat: int, value: 
         value -= gained
         position = child
     return line
+
+
+def _line_order(position: Position, seat: int) -> list[Card]:
+    """The mover's cards, most promising first by the search's own score of
+    a card's outcome for the trick (no history, so every run finds the same
+    line), cheaper cards first among equals. A card that fails costs a whole
+    proof: lines in index order took 45.0 million nodes on four 12-card
+    endings (more than the values on two of them) and 9.1 million on ten
+    10-card ones, in this order 14.3 and 1.7 million."""
+    mover = position.to_move
+    trick = list(position.trick) + [-1, -1]
+    third_hand = position.hands[(mover + 1) % SEATS]
+
+    def score(card: Card) -> int:
+        return int(k.move_score(
+            card, mover, seat, len(position.trick), trick[0], trick[1],
+            third_hand, position.hands[seat],
+        ))  # fmt: skip
+
+    return sorted(position.legal_cards(), key=lambda card: (-score(card), card % 12, card))
 
 
 def _points_to(before: Position, after: Position, seat: int) -> int:

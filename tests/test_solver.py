@@ -151,6 +151,20 @@ def test_solver_matches_naive(label, position):
     check_against_naive(position)
 
 
+def test_the_line_is_the_same_whatever_the_threads_and_table():
+    """The line depends on the position only: not on threads, table size or what
+    earlier searches left in the table."""
+    rng = random.Random(31)
+    for _ in range(6):
+        position = random_position(rng, 6, on_table=rng.randrange(3))
+        lines = {
+            tuple(solve(position, table=TranspositionTable(size), threads=threads).line)
+            for size, threads in ((1, 1), (8, 2), (64, 1))
+        }
+        lines.add(tuple(solve(position, seats=(position.to_move,), threads=2).line))  # shared table
+        assert len(lines) == 1, (position, lines)
+
+
 def test_cases_cover_the_brief():
     """At least 500 positions, a third mid-trick, some taken, some without Coins, some 4-card."""
     positions = [p for _, p in CASES]
