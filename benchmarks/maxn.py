@@ -122,19 +122,21 @@ def main(argv: list[str] | None = None) -> dict | None:
     for position in _WARM_POSITIONS:
         run_position(position, args.time_cap, args.threads)
 
-    suite = paranoid.read_suite(SUITE)
+    suite = (paranoid.held_out_suite(SUITE_SIZES) if args.held_out
+             else paranoid.read_suite(SUITE))
     records = []
     for cards in args.sizes:
         positions = suite[cards][: args.positions]
         records += paranoid.run_all(lambda p: run_position(p, args.time_cap, args.threads),
                                     positions, f"{cards} cards", console)
     options = {"sizes": args.sizes, "quick": args.quick, "positions": args.positions,
-               "time_cap": args.time_cap, "threads": args.threads}
+               "time_cap": args.time_cap, "threads": args.threads, "held_out": args.held_out}
     report = paranoid.make_report(options, compile, args.sizes, records)
     report["targets"] = targets(report)
     caps = (f"{args.threads} search threads; cap {args.time_cap:g} s per position, fresh "
             "table per position (maxn_table_megabytes)")
-    paranoid.save_and_show(report, args.output, console, paranoid.summary_table(report, TITLE),
+    paranoid.save_and_show(report, paranoid.output_path(args, RESULTS), console,
+                           paranoid.summary_table(report, TITLE),
                            None)
     console.print(targets_line(report))
     if args.markdown:

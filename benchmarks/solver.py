@@ -74,6 +74,18 @@ def suite_text(solver: str, module: str, sizes: dict[int, int]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ``--held-out`` deals from seeds this far past the suite's (1000 * K + i, i < 500)
+HELD_OUT_SEEDS = 500
+
+
+def held_out_suite(sizes: dict[int, int]) -> dict[int, list[Position]]:
+    """Positions like the suite's, from other seeds: ``Position.random(1000 * K
+    + HELD_OUT_SEEDS + i, K, 0)``, as many of each size. The search has been tuned
+    on the suite for a long time, so a change should hold on these too."""
+    return {cards: [Position.random(1000 * cards + HELD_OUT_SEEDS + i, cards, 0)
+                    for i in range(count)] for cards, count in sizes.items()}
+
+
 def deal_in_runs(seed: int) -> Position:
     """A full deal, seat 0 to lead, in which every seat holds each suit as one
     run of consecutive ranks: ``Position.random(seed)``'s count of each suit for
@@ -221,7 +233,7 @@ def machine() -> dict:
 STATS = ("median", "p90", "max")
 
 
-def _si(number: float) -> str:
+def short_number(number: float) -> str:
     """``1234567`` -> ``1.23M``: short enough for a table read by people."""
     for factor, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if number >= factor:
@@ -244,7 +256,8 @@ def summary_table(report: dict,
         table.add_row(
             f"{cards} x{size['positions']}", str(size["unfinished"]),
             *(f"{size['seconds'][k]:.3f}" for k in STATS),
-            *(_si(size["nodes"][k]) for k in STATS), _si(size["nodes_per_second"]),
+            *(short_number(size["nodes"][k]) for k in STATS),
+            short_number(size["nodes_per_second"]),
             *((_percent(size.get("tt_hit_rate")),) if profiled else ()),
         )
     return table
@@ -340,8 +353,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def add_common_options(parser: argparse.ArgumentParser, results: Path) -> None:
-    """The options every solver benchmark takes: --output, --markdown, --make-suite, --threads."""
-    parser.add_argument("--output", type=Path, default=results, metavar="PATH",
+    """The options every solver benchmark takes: --output, --markdown, --make-suite, --threads,
+    --held-out (``output_path`` says where to save)."""
+    parser.add_argument("--output", type=Path, metavar="PATH",
                         help=f"where to save the JSON (default {results.relative_to(HERE.parent)})")
     parser.add_argument("--markdown", action="store_true",
                         help="also print the summary as a Markdown table (for README.md)")
@@ -350,6 +364,20 @@ def add_common_options(parser: argparse.ArgumentParser, results: Path) -> None:
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS, metavar="N",
                         help=f"search threads (default {DEFAULT_THREADS}, as solve); node counts "
                              "repeat exactly only with 1")
+    held_out = results.with_name(results.stem + "_held_out.json")
+    parser.add_argument("--held-out", action="store_true",
+                        help="positions dealt from other seeds than the suite's, to check that a "
+                             "change holds beyond the positions it was tuned on (saved by default "
+                             f"to {held_out.relative_to(HERE.parent)}); compare two runs with "
+                             "python -m benchmarks.compare")
+    parser.set_defaults(held_out_output=held_out)
+
+
+def output_path(args: argparse.Namespace, results: Path) -> Path:
+    """Where to save: ``--output``, else the held-out file for ``--held-out``, else ``results``."""
+    if args.output is not None:
+        return args.output
+    return args.held_out_output if args.held_out else results
 
 
 def compile_times(quick: bool) -> dict:
@@ -411,7 +439,11 @@ def main(argv: list[str] | None = None) -> dict | None:
     console = Console()
     compile = compile_times(args.quick)
 
-    suite = read_suite() | {RUNS: read_suite(RUNS_SUITE)[FULL_DEAL]}
+    if args.held_out:
+        suite = held_out_suite(SUITE_SIZES) | {
+            RUNS: [deal_in_runs(HELD_OUT_SEEDS + i) for i in range(RUNS_DEALS)]}
+    else:
+        suite = read_suite() | {RUNS: read_suite(RUNS_SUITE)[FULL_DEAL]}
     sizes = args.sizes + ([RUNS] if FULL_DEAL in args.sizes else [])
     records = []
     for cards in sizes:
@@ -422,9 +454,9 @@ def main(argv: list[str] | None = None) -> dict | None:
             lambda p: run_position(p, cap, args.threads, seats), positions, f"{cards} cards",
             console)]  # fmt: skip
     options = {"sizes": sizes, "quick": args.quick, "time_cap": args.time_cap,
-               "ending_cap": args.ending_cap, "threads": args.threads}
+               "ending_cap": args.ending_cap, "threads": args.threads, "held_out": args.held_out}
     report = make_report(options, compile, sizes, records)
-    save_and_show(report, args.output, console, summary_table(report),
+    save_and_show(report, output_path(args, RESULTS), console, summary_table(report),
                   markdown(report) if args.markdown else None)
     return report
 

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from benchmarks import compare as compare_bench
 from benchmarks import maxn as maxn_bench
 from benchmarks import solver as bench
 from solver import solve
@@ -96,6 +97,90 @@ def test_bad_sizes_are_a_usage_error(sizes):
     with pytest.raises(SystemExit) as exit:
         bench.main(["--sizes", sizes])
     assert exit.value.code == 2
+
+
+def test_held_out_positions_are_dealt_like_the_suite_from_other_seeds():
+    held_out = bench.held_out_suite(bench.SUITE_SIZES)
+    suite = bench.read_suite()
+    assert {cards: len(positions) for cards, positions in held_out.items()} == bench.SUITE_SIZES
+    for cards, positions in held_out.items():
+        assert all(p.cards_per_hand == cards and p.leader == 0 and not p.trick for p in positions)
+        assert not set(map(str, positions)) & set(map(str, suite[cards]))
+    assert bench.held_out_suite({6: 3}) == {6: held_out[6][:3]}  # the same every run
+
+
+def test_held_out_runs_are_saved_apart(tmp_path):
+    assert bench.output_path(bench.parse_args([]), bench.RESULTS) == bench.RESULTS
+    held_out = bench.output_path(bench.parse_args(["--held-out"]), bench.RESULTS)
+    assert held_out == bench.RESULTS.with_name("solver_held_out.json")
+    chosen = tmp_path / "mine.json"
+    assert bench.output_path(bench.parse_args(["--held-out", "--output", str(chosen)]),
+                             bench.RESULTS) == chosen
+    report = bench.main(["--sizes", "6", "--quick", "--held-out", "--output", str(chosen)])
+    assert report["options"]["held_out"]
+    dealt = bench.held_out_suite({6: bench.QUICK_POSITIONS})[6]
+    assert [r["position"] for r in report["positions"]] == list(map(str, dealt))
+
+
+# ----- benchmarks/compare.py: two runs, position by position ------------------------------
+
+def _record(position, nodes, exact=True, bounds=((0, 0), None, None)):
+    return {"cards": 6, "position": position, "nodes": nodes, "exact": exact,
+            "all_bounds": [None if b is None else list(b) for b in bounds]}
+
+
+def _report(path, records, threads=1):
+    path.write_text(json.dumps({"options": {"threads": threads}, "positions": records}))
+    return path
+
+
+def test_compare_gives_each_sizes_totals_and_geometric_mean():
+    before = {("6", p): _record(p, n) for p, n in (("a", 100), ("b", 400), ("c", 50), ("d", 10))}
+    after = {("6", "a"): _record("a", 200), ("6", "b"): _record("b", 100),
+             ("6", "c"): _record("c", 52), ("6", "d"): _record("d", 999, exact=False)}
+    size = compare_bench.compare(before, after)["6"]
+    assert (size["positions"], size["finished"]) == (4, 3)  # d was cut short after
+    assert (size["nodes_before"], size["nodes_after"]) == (560, 1351)
+    assert size["geometric_mean_ratio"] == pytest.approx((2 * 0.25 * 1.04) ** (1 / 3))
+    assert (size["less"], size["same"], size["more"]) == (1, 1, 1)
+
+
+def test_compare_finds_values_the_runs_disagree_on():
+    paranoid = {("6", "a"): _record("a", 5, bounds=((1, 1), None, (0, 3)))}
+    meeting = {("6", "a"): _record("a", 5, bounds=((1, 1), None, (2, 2)))}
+    apart = {("6", "a"): _record("a", 5, bounds=((0, 0), None, (2, 2)))}
+    assert compare_bench.disagreements(paranoid, meeting) == []
+    assert len(compare_bench.disagreements(paranoid, apart)) == 1
+    maxn = {"cards": 6, "position": "a", "nodes": 5, "exact": True, "equilibrium": [1, 2, 0]}
+    other = maxn | {"equilibrium": [2, 1, 0]}
+    assert len(compare_bench.disagreements({("6", "a"): maxn}, {("6", "a"): other})) == 1
+    unfinished = other | {"exact": False}
+    assert compare_bench.disagreements({("6", "a"): maxn}, {("6", "a"): unfinished}) == []
+
+
+def test_compare_command(tmp_path, capsys):
+    same = _report(tmp_path / "a.json", [_record("a", 100), _record("b", 10)])
+    assert compare_bench.main([str(same), str(same)]) == 0
+    assert "1.000" in capsys.readouterr().out
+    changed = _report(tmp_path / "b.json", [_record("a", 100, bounds=((2, 2), None, None))], 2)
+    assert compare_bench.main([str(same), str(changed)]) == 1
+    out = capsys.readouterr().out
+    assert "different value a:" in out and "note: 1 and 2 search threads" in out
+    elsewhere = _report(tmp_path / "c.json", [_record("z", 1)])
+    assert compare_bench.main([str(same), str(elsewhere)]) == 1
+    assert "no position in common" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("content", [None, "not json", '{"positions": [{"cards": 6}]}', "[]"])
+def test_compare_rejects_what_is_not_a_report(tmp_path, capsys, content):
+    path = tmp_path / "x.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(SystemExit) as exit:
+        compare_bench.main([str(path), str(path)])
+    assert exit.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.startswith("python -m benchmarks.compare: error: ") and "x.json" in error
 
 
 # ----- benchmarks/maxn.py: the equilibrium (max^n) solver ---------------------------------
