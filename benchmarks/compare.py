@@ -138,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
         console.print("the two reports have no position in common")
         return 1
     console.print(table(compare(before, after), args.before, args.after))
+    only_before, only_after = len(before.keys() - after.keys()), len(after.keys() - before.keys())
+    if only_before or only_after:
+        console.print(f"not compared: positions that only one run has ({only_before} only "
+                      f"before, {only_after} only after)")
     conflicts = disagreements(before, after)
     for line in conflicts:
         console.print(f"[red]different value[/red] {line}")

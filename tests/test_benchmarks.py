@@ -166,6 +166,7 @@ def test_compare_command(tmp_path, capsys):
     assert compare_bench.main([str(same), str(changed)]) == 1
     out = capsys.readouterr().out
     assert "different value a:" in out and "note: 1 and 2 search threads" in out
+    assert "(1 only before, 0 only after)" in out
     elsewhere = _report(tmp_path / "c.json", [_record("z", 1)])
     assert compare_bench.main([str(same), str(elsewhere)]) == 1
     assert "no position in common" in capsys.readouterr().out
