@@ -136,8 +136,7 @@ def main(argv: list[str] | None = None) -> dict | None:
     caps = (f"{args.threads} search threads; cap {args.time_cap:g} s per position, fresh "
             "table per position (maxn_table_megabytes)")
     paranoid.save_and_show(report, paranoid.output_path(args, RESULTS), console,
-                           paranoid.summary_table(report, TITLE),
-                           None)
+                           paranoid.summary_table(report, TITLE), None)
     console.print(targets_line(report))
     if args.markdown:
         print(paranoid.markdown(report, caps) + "\n\n" + targets_line(report) + ".")

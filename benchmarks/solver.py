@@ -69,8 +69,8 @@ def suite_text(solver: str, module: str, sizes: dict[int, int]) -> str:
         "# " + ", ".join(f"{k}: {n}" for k, n in sizes.items()) + ".",
         "# Keep it fixed: results are compared across commits.",
     ]
-    for cards, count in sizes.items():
-        lines += [str(Position.random(1000 * cards + i, cards, 0)) for i in range(count)]
+    for positions in deal_suite(sizes).values():
+        lines += map(str, positions)
     return "\n".join(lines) + "\n"
 
 
@@ -78,12 +78,19 @@ def suite_text(solver: str, module: str, sizes: dict[int, int]) -> str:
 HELD_OUT_SEEDS = 500
 
 
-def held_out_suite(sizes: dict[int, int]) -> dict[int, list[Position]]:
-    """Positions like the suite's, from other seeds: ``Position.random(1000 * K
-    + HELD_OUT_SEEDS + i, K, 0)``, as many of each size. The search has been tuned
-    on the suite for a long time, so a change should hold on these too."""
-    return {cards: [Position.random(1000 * cards + HELD_OUT_SEEDS + i, cards, 0)
+def deal_suite(sizes: dict[int, int], first_seed: int = 0) -> dict[int, list[Position]]:
+    """``Position.random(1000 * K + first_seed + i, K, 0)``, i < n, for each K: n of
+    ``sizes``: the suites' endings, or from ``HELD_OUT_SEEDS`` on, positions like
+    them that the search was not tuned on (``--held-out``)."""
+    return {cards: [Position.random(1000 * cards + first_seed + i, cards, 0)
                     for i in range(count)] for cards, count in sizes.items()}
+
+
+def held_out_suite(sizes: dict[int, int]) -> dict[int, list[Position]]:
+    """Positions like the suite's, from other seeds (``deal_suite`` from
+    ``HELD_OUT_SEEDS``). The search has been tuned on the suite for a long
+    time, so a change should hold on these too."""
+    return deal_suite(sizes, HELD_OUT_SEEDS)
 
 
 def deal_in_runs(seed: int) -> Position:
@@ -364,20 +371,22 @@ def add_common_options(parser: argparse.ArgumentParser, results: Path) -> None:
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS, metavar="N",
                         help=f"search threads (default {DEFAULT_THREADS}, as solve); node counts "
                              "repeat exactly only with 1")
-    held_out = results.with_name(results.stem + "_held_out.json")
     parser.add_argument("--held-out", action="store_true",
                         help="positions dealt from other seeds than the suite's, to check that a "
                              "change holds beyond the positions it was tuned on (saved by default "
-                             f"to {held_out.relative_to(HERE.parent)}); compare two runs with "
-                             "python -m benchmarks.compare")
-    parser.set_defaults(held_out_output=held_out)
+                             f"to {_held_out_path(results).relative_to(HERE.parent)}); compare "
+                             "two runs with python -m benchmarks.compare")
+
+
+def _held_out_path(results: Path) -> Path:
+    return results.with_name(results.stem + "_held_out.json")
 
 
 def output_path(args: argparse.Namespace, results: Path) -> Path:
     """Where to save: ``--output``, else the held-out file for ``--held-out``, else ``results``."""
     if args.output is not None:
         return args.output
-    return args.held_out_output if args.held_out else results
+    return _held_out_path(results) if args.held_out else results
 
 
 def compile_times(quick: bool) -> dict:
