@@ -23,7 +23,7 @@ import os
 
 import numpy as np
 
-from ._kernels import move_entries
+from ._kernels import _SHORTER_CODES, move_entries
 from .errors import CoinsError
 
 SLOT_WORDS = 2
@@ -103,6 +103,18 @@ class TranspositionTable:
     def clear(self) -> None:
         self.slots[:] = 0
         self.written = 0
+
+    def cards_left(self) -> np.ndarray:
+        """Cards each seat holds in the position of each entry (entries are
+        trick boundaries, where the three hands are equal), read off the
+        keys: each suit's code tells its live cards by the count of shorter
+        codes it passes (``_kernels._suit_code``)."""
+        word_a, word_b = self.slots[:, 0], self.slots[:, 1]
+        used = (word_b >> 24) & 0xFF != 0  # the entry's worth: 0 marks an empty slot
+        key_a, key_b = (word_a ^ word_b)[used], (word_b >> 32)[used]
+        codes = [(key_a >> (20 * suit)) & 0xFFFFF for suit in range(3)] + [key_b & 0xFFFFF]
+        live = sum(np.searchsorted(_SHORTER_CODES, code, side="right") - 1 for code in codes)
+        return live // 3
 
 
 _shared: dict[type, TranspositionTable] = {}

@@ -6,9 +6,12 @@ import pytest
 
 from benchmarks import compare as compare_bench
 from benchmarks import maxn as maxn_bench
+from benchmarks import proof_shape
 from benchmarks import solver as bench
-from solver import solve
+from solver import Position, solve
+from solver import _kernels as kernels
 from solver.maxn import solve_maxn
+from solver.table import TranspositionTable
 
 
 def test_committed_suite_is_the_one_its_header_describes():
@@ -221,3 +224,43 @@ def test_maxn_bad_options_are_a_usage_error(args):
     with pytest.raises(SystemExit) as exit:
         maxn_bench.main(args)
     assert exit.value.code == 2
+
+
+# ----- benchmarks/proof_shape.py: what a proof stores, trick by trick ----------------------
+
+def test_table_reads_each_entrys_cards_left_from_its_key():
+    table = TranspositionTable(1)
+    expected = []
+    for seed in range(60):
+        position = Position.random(seed, cards=seed % 17, leader=seed % 3)
+        h0, h1, h2 = position.hands
+        key_a, key_b = kernels.relative_key(h0, h1, h0 | h1 | h2, position.leader, seed % 4)
+        kernels._tt_write(table.slots, 4 * seed, key_a, key_b, kernels._tt_pack(0, 12, -1, 1 + seed))
+        expected.append(position.cards_per_hand)
+    assert sorted(table.cards_left().tolist()) == sorted(expected)
+
+
+def test_proof_shape_counts_a_tests_entries_by_cards_left():
+    position = bench.read_suite()[8][1]
+    value = solve(position, seats=(0,), card_values=False, line=False).guaranteed[0]
+    for need in (value, value + 1):
+        if need < 1:
+            continue
+        record = proof_shape.run_test(position, need)
+        assert record["holds"] == (need <= value)
+        assert sum(record["by_cards_left"].values()) == record["entries"] > 0
+        assert set(record["by_cards_left"]) <= set(range(2, 9))  # the last trick is never stored
+        assert record["entries_per_spending"] == record["entries"] / 12870  # C(16, 8)
+    assert proof_shape.pair_spendings(6, 4) == 15**2  # two cards gone of six, in each hand
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("12-3-1", "is not SIZE:INDEX:NEED"), ("12:99:1", "no ending #99 of 12 cards"),
+    ("7:0:1", "no ending #0 of 7 cards"), ("12:0:0", "at least 1 point"),
+])
+def test_proof_shape_rejects_a_bad_test_in_one_line(capsys, spec, says):
+    with pytest.raises(SystemExit) as exit:
+        proof_shape.main([spec])
+    assert exit.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.startswith("python -m benchmarks.proof_shape: error: ") and says in error

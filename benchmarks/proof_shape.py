@@ -1,0 +1,135 @@
+"""How large a proof is, trick by trick, against the ways the pair can spend its cards.
+
+``python -m benchmarks.proof_shape`` runs single tests of the guaranteed
+value ("can seat 0 be sure of NEED points?") on endings of
+``suite_paranoid.txt``, each on one thread in a fresh table large enough
+to keep every entry, and counts the trick-boundary positions the table then
+holds by cards left in each hand. Beside each count it puts C(n, k)**2:
+the ways the pair can have spent k cards each of its n, since with no duty
+to follow suit any card can go at any trick. A proof that the seat can
+score has to answer all of them, so its size follows C(2n, n) (their sum
+over the hand) however well the moves are ordered: 2.7 million at 12 cards
+a hand, 40 million at 14, 601 million at 16. The default tests are the two
+that decide the value of four endings, the one that holds and the one that
+fails. See benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from solver.paranoid import ParanoidSearch
+from solver.table import TranspositionTable
+
+from .solver import HERE, compile_times, machine, read_suite, short_number
+
+RESULTS = HERE / "results" / "proof_shape.json"
+# SIZE:INDEX:NEED, the value's two deciding tests of endings worth 2, 1, 2 and 1 to seat 0
+DEFAULT_TESTS = ("10:10:2", "10:10:3", "12:1:2", "12:1:3", "12:3:1", "12:3:2",
+                 "14:8:2", "14:8:3")
+
+
+def table_megabytes(cards: int) -> int:
+    """Room for every entry of a proof (2 GiB from 14 cards a hand, half as
+    much for each card fewer, at least 16 MiB): the proofs above fill under
+    a tenth of it, so that replacements lose few entries."""
+    return max(16, 2048 >> max(0, 14 - cards))
+
+
+def pair_spendings(cards: int, left: int) -> int:
+    """The ways the pair can have spent its cards when ``left`` of ``cards`` remain in each hand."""
+    return math.comb(cards, cards - left) ** 2
+
+
+def run_test(position, need: int) -> dict:
+    """One test of seat 0 in a fresh table, and the table's entries by cards left."""
+    table = TranspositionTable(table_megabytes(position.cards_per_hand))
+    search = ParanoidSearch(table, None, None, threads=1)
+    holds = search.wins_at_least(position, 0, need)
+    left = table.cards_left()
+    n = position.cards_per_hand
+    by_cards_left = {int(c): int((left == c).sum()) for c in sorted(set(left.tolist()))}
+    return {
+        "position": str(position),
+        "cards": n,
+        "need": need,
+        "holds": holds,
+        "nodes": search.nodes,
+        "entries": int(left.size),
+        "table_load": left.size / table.entries,
+        "by_cards_left": by_cards_left,
+        "pair_spendings": {c: pair_spendings(n, c) for c in by_cards_left},
+        "entries_per_spending": int(left.size) / math.comb(2 * n, n),
+    }
+
+
+def parse_test(parser: argparse.ArgumentParser, suite: dict, text: str) -> tuple:
+    """``SIZE:INDEX:NEED`` as (position, need), or a one-line usage error."""
+    try:
+        size, index, need = (int(part) for part in text.split(":"))
+    except ValueError:
+        parser.error(f'test "{text}" is not SIZE:INDEX:NEED, e.g. 12:3:1')
+    if size not in suite or not 0 <= index < len(suite[size]):
+        sizes = ", ".join(f"{s} ({len(p)} endings)" for s, p in suite.items())
+        parser.error(f'test "{text}": the suite has no ending #{index} of {size} cards '
+                     f"(it has {sizes}; counted from 0)")
+    if need < 1:
+        parser.error(f'test "{text}": NEED must be at least 1 point')
+    return suite[size][index], need
+
+
+def table(records: list[dict]) -> Table:
+    out = Table(title="Trick-boundary positions a proof stored, against C(2n, n)",
+                box=box.SIMPLE, pad_edge=False,
+                caption="peak: the cards left where the proof stored most positions, and those "
+                        "positions over C(n, k)**2, the ways the pair can have spent k cards each")
+    for heading in ("cards", "need", "holds", "nodes", "entries", "/ C(2n,n)", "peak at",
+                    "peak ratio"):
+        out.add_column(heading, justify="right")
+    for r in records:
+        if r["table_load"] > 0.25:
+            out.caption += (f"; the table of the {r['cards']}-card test of {r['need']} was "
+                            f"{100 * r['table_load']:.0f}% full: its counts are low")
+        peak = max(r["by_cards_left"], key=r["by_cards_left"].get)
+        out.add_row(str(r["cards"]), str(r["need"]), "yes" if r["holds"] else "no",
+                    short_number(r["nodes"]), short_number(r["entries"]),
+                    f"{r['entries_per_spending']:.2f}", str(peak),
+                    f"{r['by_cards_left'][peak] / r['pair_spendings'][peak]:.2f}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.proof_shape", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("tests", nargs="*", metavar="SIZE:INDEX:NEED",
+                        help="ending INDEX (from 0) of the suite's SIZE-card ones: can seat 0 be "
+                             f"sure of NEED points? (default: {' '.join(DEFAULT_TESTS)})")
+    parser.add_argument("--output", type=Path, metavar="PATH",
+                        help=f"where to save the JSON (default {RESULTS.relative_to(HERE.parent)})")
+    args = parser.parse_args(argv)
+    suite = read_suite()
+    tests = [parse_test(parser, suite, text) for text in args.tests or DEFAULT_TESTS]
+    console = Console()
+    compile_times(quick=True)
+    records = []
+    for position, need in tests:
+        console.print(f"{position.cards_per_hand} cards, {position}: can seat 0 be sure of {need}?")
+        records.append(run_test(position, need))
+    report = {"machine": machine(), "tests": records}
+    output = args.output or RESULTS
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(report, indent=1) + "\n")
+    console.print(table(records))
+    console.print(f"saved {output}")
+    return report
+
+
+if __name__ == "__main__":
+    main()
