@@ -108,13 +108,22 @@ class TranspositionTable:
         """Cards each seat holds in the position of each entry (entries are
         trick boundaries, where the three hands are equal), read off the
         keys: each suit's code tells its live cards by the count of shorter
-        codes it passes (``_kernels._suit_code``)."""
-        word_a, word_b = self.slots[:, 0], self.slots[:, 1]
-        used = (word_b >> 24) & 0xFF != 0  # the entry's worth: 0 marks an empty slot
-        key_a, key_b = (word_a ^ word_b)[used], (word_b >> 32)[used]
-        codes = [(key_a >> (20 * suit)) & 0xFFFFF for suit in range(3)] + [key_b & 0xFFFFF]
-        live = sum(np.searchsorted(_SHORTER_CODES, code, side="right") - 1 for code in codes)
-        return live // 3
+        codes it passes (``_kernels._suit_code``). A block of slots at a
+        time, so that reading a table of gigabytes takes little more memory."""
+        return np.concatenate([_cards_left(self.slots[start:start + _READ_SLOTS])
+                               for start in range(0, self.entries, _READ_SLOTS)])
+
+
+_READ_SLOTS = 1 << 22  # slots ``cards_left`` reads at a time (64 MiB)
+
+
+def _cards_left(slots: np.ndarray) -> np.ndarray:
+    word_a, word_b = slots[:, 0], slots[:, 1]
+    used = (word_b >> 24) & 0xFF != 0  # the entry's worth: 0 marks an empty slot
+    key_a, key_b = (word_a ^ word_b)[used], (word_b >> 32)[used]
+    codes = [(key_a >> (20 * suit)) & 0xFFFFF for suit in range(3)] + [key_b & 0xFFFFF]
+    live = sum(np.searchsorted(_SHORTER_CODES, code, side="right") - 1 for code in codes)
+    return live // 3
 
 
 _shared: dict[type, TranspositionTable] = {}

@@ -11,6 +11,7 @@ from benchmarks import solver as bench
 from solver import Position, solve
 from solver import _kernels as kernels
 from solver.maxn import solve_maxn
+from solver import table as table_module
 from solver.table import TranspositionTable
 
 
@@ -228,14 +229,16 @@ def test_maxn_bad_options_are_a_usage_error(args):
 
 # ----- benchmarks/proof_shape.py: what a proof stores, trick by trick ----------------------
 
-def test_table_reads_each_entrys_cards_left_from_its_key():
+def test_table_reads_each_entrys_cards_left_from_its_key(monkeypatch):
+    monkeypatch.setattr(table_module, "_READ_SLOTS", 1000)  # several blocks, the last one short
     table = TranspositionTable(1)
     expected = []
     for seed in range(60):
         position = Position.random(seed, cards=seed % 17, leader=seed % 3)
         h0, h1, h2 = position.hands
         key_a, key_b = kernels.relative_key(h0, h1, h0 | h1 | h2, position.leader, seed % 4)
-        kernels._tt_write(table.slots, 4 * seed, key_a, key_b, kernels._tt_pack(0, 12, -1, 1 + seed))
+        data = kernels._tt_pack(0, 12, -1, 1 + seed)
+        kernels._tt_write(table.slots, 1000 * seed + 999, key_a, key_b, data)  # a block's last slot
         expected.append(position.cards_per_hand)
     assert sorted(table.cards_left().tolist()) == sorted(expected)
 
