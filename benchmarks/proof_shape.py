@@ -21,25 +21,28 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
+
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from solver.compiled import warm_up
 from solver.paranoid import ParanoidSearch
 from solver.table import TranspositionTable
 
-from .solver import HERE, compile_times, machine, read_suite, short_number
+from .solver import HERE, machine, read_suite, short_number
 
 RESULTS = HERE / "results" / "proof_shape.json"
-# SIZE:INDEX:NEED, the value's two deciding tests of endings worth 2, 1, 2 and 1 to seat 0
+# SIZE:INDEX:NEED, the value's two deciding tests of endings worth 2, 2, 1 and 2 to seat 0
 DEFAULT_TESTS = ("10:10:2", "10:10:3", "12:1:2", "12:1:3", "12:3:1", "12:3:2",
                  "14:8:2", "14:8:3")
 
 
 def table_megabytes(cards: int) -> int:
     """Room for every entry of a proof (2 GiB from 14 cards a hand, half as
-    much for each card fewer, at least 16 MiB): the proofs above fill under
-    a tenth of it, so that replacements lose few entries."""
+    much for each card fewer, at least 16 MiB): the default tests' proofs
+    fill under a tenth of it, so that replacements lose few entries."""
     return max(16, 2048 >> max(0, 14 - cards))
 
 
@@ -50,23 +53,24 @@ def pair_spendings(cards: int, left: int) -> int:
 
 def run_test(position, need: int) -> dict:
     """One test of seat 0 in a fresh table, and the table's entries by cards left."""
-    table = TranspositionTable(table_megabytes(position.cards_per_hand))
+    n = position.cards_per_hand
+    table = TranspositionTable(table_megabytes(n))
     search = ParanoidSearch(table, None, None, threads=1)
     holds = search.wins_at_least(position, 0, need)
     left = table.cards_left()
-    n = position.cards_per_hand
-    by_cards_left = {int(c): int((left == c).sum()) for c in sorted(set(left.tolist()))}
+    levels, counts = np.unique(left, return_counts=True)
+    by_cards_left = dict(zip(levels.tolist(), counts.tolist()))
     return {
         "position": str(position),
         "cards": n,
         "need": need,
         "holds": holds,
         "nodes": search.nodes,
-        "entries": int(left.size),
+        "entries": left.size,
         "table_load": left.size / table.entries,
         "by_cards_left": by_cards_left,
         "pair_spendings": {c: pair_spendings(n, c) for c in by_cards_left},
-        "entries_per_spending": int(left.size) / math.comb(2 * n, n),
+        "entries_per_spending": left.size / math.comb(2 * n, n),
     }
 
 
@@ -86,17 +90,18 @@ def parse_test(parser: argparse.ArgumentParser, suite: dict, text: str) -> tuple
 
 
 def table(records: list[dict]) -> Table:
+    """The tests for people, with a warning for any table too full to keep its proof."""
+    caption = ("peak: the cards left where the proof stored most positions, and those "
+               "positions over C(n, k)**2, the ways the pair can have spent k cards each")
+    caption += "".join(f"; the table of the {r['cards']}-card test of {r['need']} was "
+                       f"{100 * r['table_load']:.0f}% full: its counts are low"
+                       for r in records if r["table_load"] > 0.25)
     out = Table(title="Trick-boundary positions a proof stored, against C(2n, n)",
-                box=box.SIMPLE, pad_edge=False,
-                caption="peak: the cards left where the proof stored most positions, and those "
-                        "positions over C(n, k)**2, the ways the pair can have spent k cards each")
+                box=box.SIMPLE, pad_edge=False, caption=caption)
     for heading in ("cards", "need", "holds", "nodes", "entries", "/ C(2n,n)", "peak at",
                     "peak ratio"):
         out.add_column(heading, justify="right")
     for r in records:
-        if r["table_load"] > 0.25:
-            out.caption += (f"; the table of the {r['cards']}-card test of {r['need']} was "
-                            f"{100 * r['table_load']:.0f}% full: its counts are low")
         peak = max(r["by_cards_left"], key=r["by_cards_left"].get)
         out.add_row(str(r["cards"]), str(r["need"]), "yes" if r["holds"] else "no",
                     short_number(r["nodes"]), short_number(r["entries"]),
@@ -117,7 +122,7 @@ def main(argv: list[str] | None = None) -> dict:
     suite = read_suite()
     tests = [parse_test(parser, suite, text) for text in args.tests or DEFAULT_TESTS]
     console = Console()
-    compile_times(quick=True)
+    warm_up()  # compile (or load) the kernels before the first test
     records = []
     for position, need in tests:
         console.print(f"{position.cards_per_hand} cards, {position}: can seat 0 be sure of {need}?")
