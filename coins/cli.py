@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from solver import CoinsError, Position, SolveInterrupted, solve
+from solver import CoinsError, Position, SolveInterrupted, TranspositionTable, solve
 
 from . import analysis_commands, batch_commands, play_commands, render
 from .notice import compile_notice
@@ -44,10 +44,11 @@ def solve_command(args: argparse.Namespace) -> None:
     position = Position.parse(" ".join(args.position))
     compile_notice()
     seats = (0, 1, 2) if args.seat is None else (args.seat,)
+    table = None if args.memory is None else TranspositionTable(args.memory)
     try:
         with search_status() as progress:
             result = solve(position, seats, args.max_nodes, args.time_limit, mode=args.mode,
-                           progress=progress)  # fmt: skip
+                           table=table, progress=progress)  # fmt: skip
     except SolveInterrupted as stop:
         result = stop.result
     if args.json:
@@ -113,6 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
     solve_parser.add_argument("--max-nodes", type=int, metavar="N", help="stop after N nodes")
     solve_parser.add_argument(
         "--time-limit", type=float, metavar="SEC", help="stop after SEC seconds"
+    )
+    solve_parser.add_argument(
+        "--memory", type=int, metavar="MIB",
+        help="a transposition table of MIB MiB for the guaranteed values (default: sized for "
+             "the position, growing to 512 MiB); proofs in full deals may need 8192",
     )
     solve_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of tables"

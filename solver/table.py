@@ -49,8 +49,23 @@ def allocate_slots(megabytes: float) -> np.ndarray:
 
 
 def _check_size(megabytes) -> None:
+    """Refuse sizes that are not sizes, and tables larger than the machine's
+    memory: the slots are only backed as the search touches them, so such a
+    table would be granted and the search killed for want of memory later."""
     if not isinstance(megabytes, (int, float)) or not megabytes > 0:
         raise CoinsError(f"transposition table size must be positive, not {megabytes!r} MiB")
+    memory = memory_megabytes()
+    if memory is not None and megabytes > memory:
+        raise CoinsError(f"a transposition table of {megabytes} MiB does not fit in "
+                         f"this machine's {memory} MiB of memory")
+
+
+def memory_megabytes() -> int | None:
+    """The machine's memory in MiB, or None where the system does not say."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 class TranspositionTable:
@@ -149,8 +164,5 @@ def grown_table_megabytes() -> int:
     memory are slower: 2 GiB against 1 GiB of 32-byte slots, and 1 GiB
     against 512 MiB of 16-byte ones (on three heavy searches 0-8% more time:
     22.5 s against 20.6 s, 45.6 s against 43.9 s, 42.1 s against 42.0 s)."""
-    try:
-        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
-    except (AttributeError, ValueError, OSError):  # no sysconf here: assume enough
-        memory = 8 * GROWN_MB
+    memory = memory_megabytes() or 8 * GROWN_MB  # not known: assume enough
     return max(TranspositionTable.DEFAULT_MB, min(GROWN_MB, memory // 8))

@@ -93,6 +93,17 @@ def test_seat_solves_one_seat_and_the_mover_cards(capsys):
     assert got["card_values"] == {str(c): v for c, v in expected.card_values.items()}
 
 
+def test_memory_lends_a_fixed_table_of_that_size(capsys, monkeypatch):
+    lent = []
+    monkeypatch.setattr(cli, "solve", lambda *args, table, **kwargs: lent.append(table) or solve(
+        *args, table=table, **kwargs))
+    _, out, _ = run(capsys, "solve", ENDING, "--memory", "2", "--json")
+    [table] = lent
+    assert table.megabytes == 2 and not table.can_grow
+    got, expected = json.loads(out), solve(ENDING)
+    assert got["guaranteed"] == expected.guaranteed and got["line"] == [str(c) for c in expected.line]
+
+
 def test_a_limit_says_not_exact_and_shows_the_interval(capsys):
     text = str(Position.random(3, 10))
     status, out, _ = run(capsys, "solve", text, "--max-nodes", "1000")
@@ -172,6 +183,8 @@ def test_deal_ending_with_leader(capsys):
         (["solve", ENDING, "--seat", "3"], "invalid choice: 3"),
         (["solve", ENDING, "--seat", "x"], "invalid int value: 'x'"),
         (["solve", ENDING, "--max-nodes", "0"], "max_nodes must be a positive whole number"),
+        (["solve", ENDING, "--memory", "0"], "transposition table size must be positive"),
+        (["solve", ENDING, "--memory", str(10**9)], "does not fit in this machine's"),
         (["deal", "--cards", "17"], "cards per hand must be 0-16"),
         (["deal", "--leader", "5"], "leader must be 0, 1 or 2"),
         (["solve"], "the following arguments are required: POSITION"),

@@ -29,6 +29,7 @@ from benchmarks.solver import deal_in_runs
 
 from solver import _kernels as kernels
 from solver import paranoid
+from solver import table as table_module
 from solver.cards import cards_in, popcount
 from solver.errors import CoinsError, SolveInterrupted
 from solver.paranoid import ParanoidSearch
@@ -289,6 +290,15 @@ def test_a_table_grows_without_losing_an_entry():
 def test_bad_table_sizes(size):
     with pytest.raises(CoinsError, match=r"^transposition table size must be positive, not .* MiB$"):
         TranspositionTable(**size)
+
+
+@pytest.mark.parametrize("size", [dict(megabytes=101), dict(megabytes=64, grow_to=200)])
+def test_a_table_larger_than_the_memory_is_refused(monkeypatch, size):
+    monkeypatch.setattr(table_module, "memory_megabytes", lambda: 100)
+    with pytest.raises(CoinsError, match=r"^a transposition table of \d+ MiB does not fit in "
+                                         r"this machine's 100 MiB of memory$"):
+        TranspositionTable(**size)
+    assert TranspositionTable(64, grow_to=100).grow_to == 100
 
 
 @pytest.mark.parametrize("threads", [1, 2])
