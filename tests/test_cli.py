@@ -95,8 +95,12 @@ def test_seat_solves_one_seat_and_the_mover_cards(capsys):
 
 def test_memory_lends_a_fixed_table_of_that_size(capsys, monkeypatch):
     lent = []
-    monkeypatch.setattr(cli, "solve", lambda *args, table, **kwargs: lent.append(table) or solve(
-        *args, table=table, **kwargs))
+
+    def solve_noting_the_table(*args, table, **kwargs):
+        lent.append(table)
+        return solve(*args, table=table, **kwargs)
+
+    monkeypatch.setattr(cli, "solve", solve_noting_the_table)
     _, out, _ = run(capsys, "solve", ENDING, "--memory", "2", "--json")
     [table] = lent
     assert table.megabytes == 2 and not table.can_grow
