@@ -104,6 +104,24 @@ MAXN_BUCKET = 4
 FALSE, TRUE, ABORTED = 0, 1, -1
 DEFERRED = 2  # a child another thread is searching: come back to it later
 
+# rows of a paranoid search's ``path`` (``new_path``): each node on the
+# search's path down from the root keeps its hands, trick, table entry, cards
+# and how far it has got through them, so that a paused search goes on exactly
+# where it stopped
+(
+    PATH_HANDS, PATH_TRICK, PATH_TT_KEY, PATH_MOVES, PATH_LEADER, PATH_N_TRICK, PATH_NEED,
+    PATH_N_MOVES, PATH_MOVE_INDEX, PATH_TT_SLOT, PATH_ENTRY_NODES, PATH_EXCLUSIVE, PATH_DEFERRED,
+    PATH_SECOND_PASS, PATH_BUSY_SLOT, PATH_BUSY_MARK, PATH_PAUSED,
+) = (0, 3, 5, 7, 7 + MAX_MOVES, *range(8 + MAX_MOVES, 20 + MAX_MOVES))
+PATH_ROWS = PATH_PAUSED + 1
+
+
+def new_path():
+    """The ``path`` of a paranoid search not yet begun (``path[PATH_PAUSED, 0]``
+    holds the ply a paused search goes on from, plus one)."""
+    return np.zeros((PATH_ROWS, MAX_PLY), dtype=np.int64)
+
+
 # option bits for paranoid_search (tests turn the speed-ups off to check them)
 NO_TABLE, NO_EQUIVALENCE = 1, 2
 
@@ -481,13 +499,17 @@ def paranoid_search(
     busy,
     busy_min_cards,
     thread,
+    path,
 ):
     """Can ``seat`` win at least ``need`` more points against the other two?
 
     Returns TRUE, FALSE or ABORTED (the node budget ``max_nodes`` ran out, 0
     meaning no limit, or another thread set ``stop[0]``: a search thread that
     answered first, or the caller's timer). ``stats`` gains the nodes searched and the
-    table's hits and stores. Bounds in the table stay valid across calls, root
+    table's hits and stores. An aborted search leaves in ``path`` (``new_path``)
+    the way down to where it stopped, and called again with that ``path`` goes
+    on from there, in the same table or one its entries were moved to: it
+    searches the same tree as if never stopped. Bounds in the table stay valid across calls, root
     positions and threads: each entry's key words are stored XORed with its
     data word, so an entry torn by two threads writing at once reads as a miss.
 
@@ -498,46 +520,56 @@ def paranoid_search(
     and the children deferred so are searched once the rest are done, when
     the other thread's result is usually in the table.
     """
-    hands = np.empty((MAX_PLY, 3), dtype=np.int64)
-    leaders = np.empty(MAX_PLY, dtype=np.int64)
-    n_trick = np.empty(MAX_PLY, dtype=np.int64)
-    trick_cards = np.empty((MAX_PLY, 2), dtype=np.int64)
-    needs = np.empty(MAX_PLY, dtype=np.int64)
-    moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
-    n_moves = np.empty(MAX_PLY, dtype=np.int64)
-    move_index = np.empty(MAX_PLY, dtype=np.int64)
-    tt_slot = np.empty(MAX_PLY, dtype=np.int64)  # -1: not a stored (expanded boundary) node
-    tt_key = np.empty((MAX_PLY, 2), dtype=np.int64)
-    entry_nodes = np.empty(MAX_PLY, dtype=np.int64)
+    hands = path[PATH_HANDS : PATH_HANDS + 3].T
+    trick_cards = path[PATH_TRICK : PATH_TRICK + 2].T
+    tt_key = path[PATH_TT_KEY : PATH_TT_KEY + 2].T
+    moves = path[PATH_MOVES : PATH_MOVES + MAX_MOVES].T
+    leaders = path[PATH_LEADER]
+    n_trick = path[PATH_N_TRICK]
+    needs = path[PATH_NEED]
+    n_moves = path[PATH_N_MOVES]
+    move_index = path[PATH_MOVE_INDEX]
+    tt_slot = path[PATH_TT_SLOT]  # -1: not a stored (expanded boundary) node
+    entry_nodes = path[PATH_ENTRY_NODES]
+    exclusive = path[PATH_EXCLUSIVE]  # defer this node if another thread has it
+    deferred = path[PATH_DEFERRED]  # bit i: move i was deferred
+    second_pass = path[PATH_SECOND_PASS]
+    busy_slot = path[PATH_BUSY_SLOT]  # -1: this node marked no busy slot
+    busy_mark = path[PATH_BUSY_MARK]
     scores = np.empty(MAX_MOVES, dtype=np.int64)
-    exclusive = np.zeros(MAX_PLY, dtype=np.int64)  # defer this node if another thread has it
-    deferred = np.empty(MAX_PLY, dtype=np.int64)  # bit i: move i was deferred
-    second_pass = np.empty(MAX_PLY, dtype=np.int64)
-    busy_slot = np.empty(MAX_PLY, dtype=np.int64)  # -1: this node marked no busy slot
-    busy_mark = np.empty(MAX_PLY, dtype=np.int64)
     busy_mask = busy.shape[0] - 1  # 0: one thread, nothing to share
-
-    for s in range(3):
-        hands[0, s] = hands0[s]
-    leaders[0] = leader0
-    n_trick[0] = n_trick0
-    trick_cards[0, 0] = trick0[0]
-    trick_cards[0, 1] = trick0[1]
-    needs[0] = need
-
     table_mask = tt.shape[0] - PARANOID_BUCKET
-    nodes = 0
-    ply = 0
+
+    # the thread's node count goes on across calls, so that entries begun
+    # before a pause count the work done on them before it
+    first_node = stats[STAT_NODES]
+    nodes = first_node
+    ply = path[PATH_PAUSED, 0] - 1
+    if ply < 0:
+        ply = 0
+        for s in range(3):
+            hands[0, s] = hands0[s]
+        leaders[0] = leader0
+        n_trick[0] = n_trick0
+        trick_cards[0, 0] = trick0[0]
+        trick_cards[0, 1] = trick0[1]
+        needs[0] = need
+        exclusive[0] = 0
+    else:  # find again the entries of the nodes above: the table may be new
+        for p in range(ply):
+            if tt_slot[p] >= 0:
+                index = _key_index(tt_key[p, 0], tt_key[p, 1], table_mask)
+                tt_slot[p] = _tt_find(tt, tt_key[p, 0], tt_key[p, 1], index, PARANOID_BUCKET)
     result = FALSE
     entering = True
     while True:
         if entering:
             nodes += 1
-            if max_nodes > 0 and nodes > max_nodes:
-                stats[STAT_NODES] += nodes
-                return ABORTED
-            if (nodes & 0xFFF) == 0 and stop[0] != 0:
-                stats[STAT_NODES] += nodes
+            if (max_nodes > 0 and nodes - first_node > max_nodes) or (
+                (nodes & 0xFFF) == 0 and stop[0] != 0
+            ):
+                stats[STAT_NODES] = nodes - 1  # the node is entered again on going on
+                path[PATH_PAUSED, 0] = ply + 1
                 return ABORTED
             tt_slot[ply] = -1
             busy_slot[ply] = -1
@@ -669,7 +701,8 @@ def paranoid_search(
                         _tt_pack(low, high, _tt_move(data), _work(nodes - entry_nodes[ply])),
                     )
             if ply == 0:
-                stats[STAT_NODES] += nodes
+                stats[STAT_NODES] = nodes
+                path[PATH_PAUSED, 0] = 0
                 return result
             ply -= 1
             mover = (leaders[ply] + n_trick[ply]) % 3
