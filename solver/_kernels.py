@@ -483,6 +483,17 @@ def move_score(card, mover, seat, n_trick, c0, c1, third_hand, seat_hand):
 
 
 @njit
+def _set_root(hands, leaders, n_trick, trick_cards, hands0, leader0, n_trick0, trick0):
+    """Put the root position in ply 0 of a search's per-ply arrays."""
+    for s in range(3):
+        hands[0, s] = hands0[s]
+    leaders[0] = leader0
+    n_trick[0] = n_trick0
+    trick_cards[0, 0] = trick0[0]
+    trick_cards[0, 1] = trick0[1]
+
+
+@njit
 def paranoid_search(
     seat,
     need,
@@ -547,12 +558,7 @@ def paranoid_search(
     ply = path[PATH_PAUSED, 0] - 1
     if ply < 0:
         ply = 0
-        for s in range(3):
-            hands[0, s] = hands0[s]
-        leaders[0] = leader0
-        n_trick[0] = n_trick0
-        trick_cards[0, 0] = trick0[0]
-        trick_cards[0, 1] = trick0[1]
+        _set_root(hands, leaders, n_trick, trick_cards, hands0, leader0, n_trick0, trick0)
         needs[0] = need
         exclusive[0] = 0
     else:  # find again the entries of the nodes above: the table may be new
@@ -924,12 +930,7 @@ def maxn_search(
     pruning = not options & MAXN_NO_PRUNING
     prune_from = 1 if pruning and not options & MAXN_ALL_CARDS else 2
 
-    for s in range(3):
-        hands[0, s] = hands0[s]
-    leaders[0] = leader0
-    n_trick[0] = n_trick0
-    trick_cards[0, 0] = trick0[0]
-    trick_cards[0, 1] = trick0[1]
+    _set_root(hands, leaders, n_trick, trick_cards, hands0, leader0, n_trick0, trick0)
 
     table_mask = tt.shape[0] - MAXN_BUCKET
     nodes = 0

@@ -243,7 +243,7 @@ def fresh_table(position: Position) -> TranspositionTable:
 
 def _table_sizes(position: Position) -> tuple[int, int]:
     """MiB a table for ``position`` starts at, and may grow to."""
-    return table_megabytes(position.cards_per_hand), grown_table_megabytes()
+    return table_megabytes(position.cards_per_hand), grown_table_megabytes(position.cards_per_hand)
 
 
 def table_megabytes(cards_per_hand: int) -> int:

@@ -28,7 +28,9 @@ from .errors import CoinsError
 
 SLOT_WORDS = 2
 SLOT_BYTES = SLOT_WORDS * 8
-GROWN_MB = 512  # the most a table grows to (``grown_table_megabytes``)
+# the most a table grows to (``grown_table_megabytes``): an ending's, a full deal's
+GROWN_MB, DEAL_GROWN_MB = 512, 4096
+DEAL_CARDS = 15  # cards a hand from which a position counts as a full deal
 
 
 def allocate_slots(megabytes: float) -> np.ndarray:
@@ -147,22 +149,35 @@ _shared: dict[type, TranspositionTable] = {}
 def shared_table(kind: type[TranspositionTable], megabytes: int,
                  grow_to: int | None = None) -> TranspositionTable:
     """The ``kind`` of table the solvers use unless lent one: made on first use
-    (able to grow to ``grow_to`` MiB) and replaced by a larger one only when a
-    search needs more ``megabytes``."""
+    and replaced by a larger one only when a search needs more ``megabytes``;
+    each search may grow it to its own ``grow_to`` MiB."""
     table = _shared.get(kind)
     if table is None or table.megabytes < megabytes:
         table = _shared[kind] = kind(megabytes, grow_to)
+    table.grow_to = grow_to
     return table
 
 
-def grown_table_megabytes() -> int:
-    """How large a table may grow: 512 MiB (32 Mi slots), or an eighth of the
-    memory of a smaller machine. On the two heaviest searches measured (one
-    thread; 12 and 14 cards a hand, 71 and 33 s with 256 MiB) growing to 32
-    Mi slots took 28-33% fewer nodes and 18-27% less time. Twice as many
-    slots took 0-3% fewer nodes but more time, since random probes over more
-    memory are slower: 2 GiB against 1 GiB of 32-byte slots, and 1 GiB
-    against 512 MiB of 16-byte ones (on three heavy searches 0-8% more time:
-    22.5 s against 20.6 s, 45.6 s against 43.9 s, 42.1 s against 42.0 s)."""
-    memory = memory_megabytes() or 8 * GROWN_MB  # not known: assume enough
+def grown_table_megabytes(cards_per_hand: int) -> int:
+    """How large a table may grow: 512 MiB (32 Mi slots) for an ending, or an
+    eighth of the memory of a smaller machine, and 4 GiB for a full deal, or
+    a quarter of the memory.
+
+    Endings: on the two heaviest searches measured (one thread; 12 and 14
+    cards a hand, 71 and 33 s with 256 MiB) growing to 32 Mi slots took
+    28-33% fewer nodes and 18-27% less time. Twice as many slots took 0-3%
+    fewer nodes but more time, since random probes over more memory are
+    slower: 2 GiB against 1 GiB of 32-byte slots, and 1 GiB against 512 MiB
+    of 16-byte ones (on three heavy searches 0-8% more time: 22.5 s against
+    20.6 s, 45.6 s against 43.9 s, 42.1 s against 42.0 s).
+
+    Full deals: a proof that a seat can score stores 150-175 million
+    positions (README, "How large a proof must be"); two threads found one
+    in 997 s in a table that grew from 256 MiB to 4 GiB, and had not after
+    1,800 s in one that grew to 512 MiB. Full deals the search finishes in
+    seconds never fill their first 256 MiB, so they do not grow.
+    """
+    memory = memory_megabytes() or 8 * DEAL_GROWN_MB  # not known: assume enough
+    if cards_per_hand >= DEAL_CARDS:
+        return max(TranspositionTable.DEFAULT_MB, min(DEAL_GROWN_MB, memory // 4))
     return max(TranspositionTable.DEFAULT_MB, min(GROWN_MB, memory // 8))

@@ -301,6 +301,21 @@ def test_a_table_larger_than_the_memory_is_refused(monkeypatch, size):
     assert TranspositionTable(64, grow_to=100).grow_to == 100
 
 
+@pytest.mark.parametrize("memory, ending, deal", [(24576, 512, 4096), (2048, 256, 512), (None, 512, 4096)])
+def test_full_deals_may_grow_the_table_further_than_endings(monkeypatch, memory, ending, deal):
+    """The shared table may grow to 4 GiB for a full deal (a quarter of a
+    smaller machine's memory) and to 512 MiB for an ending (an eighth), as
+    the position each search is for asks."""
+    monkeypatch.setattr(table_module, "memory_megabytes", lambda: memory)
+    monkeypatch.setattr(table_module, "_shared", {})
+    ending_position = random_position(random.Random(2), 14)
+    first = paranoid.default_table(ending_position)
+    assert first.grow_to == ending
+    assert paranoid.default_table(deal_in_runs(0)) is first
+    assert first.grow_to == deal
+    assert paranoid.default_table(ending_position).grow_to == ending
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_an_overfull_table_grows_during_a_search(monkeypatch, threads):
     """A search in a table that may grow checks every ``GROWTH_CHECK_NODES``
