@@ -520,9 +520,10 @@ def paranoid_search(
     table's hits and stores. An aborted search leaves in ``path`` (``new_path``)
     the way down to where it stopped, and called again with that ``path`` goes
     on from there, in the same table or one its entries were moved to: it
-    searches the same tree as if never stopped. Bounds in the table stay valid across calls, root
-    positions and threads: each entry's key words are stored XORed with its
-    data word, so an entry torn by two threads writing at once reads as a miss.
+    searches the same tree as if never stopped. Bounds in the table stay valid
+    across calls, root positions and threads: each entry's key words are
+    stored XORed with its data word, so an entry torn by two threads writing
+    at once reads as a miss.
 
     Threads sharing the table also share ``busy`` (more than one slot turns
     this on), where each marks the nodes it is searching that hold at least
