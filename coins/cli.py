@@ -118,8 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve_parser.add_argument(
         "--memory", type=int, metavar="MIB",
         help="a fixed transposition table of MIB MiB for the guaranteed values (default: "
-             "sized for the position, growing when full to 512 MiB for an ending, 4096 for a "
-             "full deal)",
+             "sized for the position, doubling when full, up to 512 MiB for an ending and 4096 "
+             "for a full deal)",
     )
     solve_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of tables"

@@ -269,14 +269,16 @@ def _entries(table: TranspositionTable) -> dict[tuple[int, int], tuple[int, int]
 def test_a_table_grows_without_losing_an_entry():
     """``grow`` moves every entry, data unchanged, into the bucket its key
     picks in the larger table."""
-    table = TranspositionTable(megabytes=1 / 256, grow_to=1 / 16)
+    table = TranspositionTable(megabytes=1 / 256, grow_to=1 / 64)
     for label, position in CASES[:40]:
         solve(position, table=table)
     before = _entries(table)
     assert len(before) > table.entries // 2  # a well filled table
     table.grow(kernels.PARANOID_BUCKET)
+    assert table.megabytes == 1 / 128 and table.entries == 2**9 and table.can_grow
+    table.grow(kernels.PARANOID_BUCKET)
     after = _entries(table)
-    assert table.megabytes == 1 / 16 and table.entries == 2**12 and not table.can_grow
+    assert table.megabytes == 1 / 64 and table.entries == 2**10 and not table.can_grow
     assert {key: data for key, (data, _) in after.items()} == {
         key: data for key, (data, _) in before.items()}
     mask = table.entries - kernels.PARANOID_BUCKET
@@ -320,16 +322,18 @@ def test_full_deals_may_grow_the_table_further_than_endings(monkeypatch, memory,
 def test_an_overfull_table_grows_during_a_search(monkeypatch, threads):
     """A search in a table that may grow checks every ``GROWTH_CHECK_NODES``
     whether the table is ``overfull``; if so it grows the table and searches
-    on: same values as the twin."""
+    on: same values as the twin. Each growth doubles the table, up to
+    ``grow_to``."""
     monkeypatch.setattr(paranoid, "GROWTH_CHECK_NODES", 50)
     rng = random.Random(5)
-    grown = 0
+    doublings = []
     for i in range(12):
         position = random_position(rng, 4, on_table=i % 3, taken=i % 2 == 0)
-        table = TranspositionTable(megabytes=1 / 2048, grow_to=1 / 64)
+        table = TranspositionTable(megabytes=1 / 2048, grow_to=1 / 512)
         check_against_naive(position, table=table, threads=threads)
-        grown += table.megabytes == 1 / 64
-    assert grown >= 8
+        doublings.append(int(table.megabytes * 2048).bit_length() - 1)
+    assert set(doublings) <= {0, 1, 2}
+    assert doublings.count(2) >= 5 and doublings.count(1) >= 2 and doublings.count(0) <= 3
 
 
 def test_a_search_stopped_to_check_the_table_goes_on_where_it_stopped(monkeypatch):
