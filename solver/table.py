@@ -75,10 +75,10 @@ class TranspositionTable:
 
     Entries are exact facts about positions (not about the root that reached
     them), so one table serves any number of searches, and several search
-    threads at once. A table made with ``grow_to`` may be enlarged to that
-    many MiB (``grow``) when the searches have written many new entries
-    (``overfull``): the paranoid search does so, for proofs too large to
-    keep (heavy searches from 12 cards a hand on).
+    threads at once. A table made with ``grow_to`` may be doubled, up to
+    that many MiB (``grow``), when the searches have written many new
+    entries (``overfull``): the paranoid search does so, for proofs too
+    large to keep (heavy searches from 12 cards a hand on).
     """
 
     DEFAULT_MB = 256
@@ -176,8 +176,8 @@ def grown_table_megabytes(cards_per_hand: int) -> int:
 
     Full deals: a proof that a seat can score stores 120-175 million
     positions (README, "How large a proof must be"); two threads found one
-    in 789 s in a table that doubled from 256 MiB to 4 GiB, and had not after
-    1,800 s in one that grew to 512 MiB. Full deals the search finishes in
+    in 789-985 s in a table that doubled from 256 MiB to 4 GiB, and had not
+    after 1,800 s in one that grew to 512 MiB. Full deals the search finishes in
     seconds never fill their first 256 MiB, so they do not grow.
     """
     memory = memory_megabytes() or 8 * DEAL_GROWN_MB  # not known: assume enough
