@@ -177,10 +177,9 @@ def grown_table_megabytes(cards_per_hand: int) -> int:
     Full deals: a proof that a seat can score stores 120-175 million
     positions (README, "How large a proof must be"); two threads found one
     in 789-985 s in a table that doubled from 256 MiB to 4 GiB, and had not
-    after 1,800 s in one that grew to 512 MiB. Full deals the search finishes in
-    seconds never fill their first 256 MiB, so they do not grow.
+    after 1,800 s in one that grew to 512 MiB. Full deals the search
+    finishes in seconds never fill their first 256 MiB, so they do not grow.
     """
     memory = memory_megabytes() or 8 * DEAL_GROWN_MB  # not known: assume enough
-    if cards_per_hand >= DEAL_CARDS:
-        return max(TranspositionTable.DEFAULT_MB, min(DEAL_GROWN_MB, memory // 4))
-    return max(TranspositionTable.DEFAULT_MB, min(GROWN_MB, memory // 8))
+    most, share = (DEAL_GROWN_MB, 4) if cards_per_hand >= DEAL_CARDS else (GROWN_MB, 8)
+    return max(TranspositionTable.DEFAULT_MB, min(most, memory // share))

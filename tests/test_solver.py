@@ -303,7 +303,8 @@ def test_a_table_larger_than_the_memory_is_refused(monkeypatch, size):
     assert TranspositionTable(64, grow_to=100).grow_to == 100
 
 
-@pytest.mark.parametrize("memory, ending, deal", [(24576, 512, 4096), (2048, 256, 512), (None, 512, 4096)])
+@pytest.mark.parametrize("memory, ending, deal",
+                         [(24576, 512, 4096), (2048, 256, 512), (None, 512, 4096)])
 def test_full_deals_may_grow_the_table_further_than_endings(monkeypatch, memory, ending, deal):
     """The shared table may grow to 4 GiB for a full deal (a quarter of a
     smaller machine's memory) and to 512 MiB for an ending (an eighth), as
