@@ -448,7 +448,7 @@ def move_score(card, mover, seat, n_trick, c0, c1, third_hand, seat_hand):
     Scalars only: a helper that took the search's arrays would count
     references to each on every call (atomic operations that measured about
     a fifth of the search time). The optimal line tries cards in this order
-    too (``paranoid._line_order``).
+    too (``paranoid.outcome_order``).
     """
     maximizing = mover == seat
     if n_trick == 2:

@@ -389,13 +389,13 @@ def _card_values(search: ParanoidSearch, position: Position, mover: int, best: i
 def _optimal_line(search: ParanoidSearch, position: Position, seat: int, value: int) -> list[Card]:
     """One line to the end: ``seat`` keeps its value, the others hold it there.
 
-    Each step takes the first card, in ``_line_order``, that does so.
+    Each step takes the first card, in ``outcome_order``, that does so.
     """
     line = []
     search.tell(f"an optimal line for seat {seat}")
     while not position.is_terminal:
         mover = position.to_move
-        for card in _line_order(position, seat):
+        for card in outcome_order(position, seat):
             child = position.play(card)
             gained = _points_to(position, child, seat)
             if mover == seat:
@@ -410,7 +410,7 @@ def _optimal_line(search: ParanoidSearch, position: Position, seat: int, value: 
     return line
 
 
-def _line_order(position: Position, seat: int) -> list[Card]:
+def outcome_order(position: Position, seat: int) -> list[Card]:
     """The mover's cards, most promising first by the search's own score of
     a card's outcome for the trick (no history, so every run finds the same
     line), cheaper cards first among equals. A card that fails costs a whole

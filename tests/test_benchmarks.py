@@ -4,9 +4,11 @@ import json
 
 import pytest
 
+import naive
+
 from benchmarks import compare as compare_bench
 from benchmarks import maxn as maxn_bench
-from benchmarks import proof_shape
+from benchmarks import ordering_ceiling, proof_shape
 from benchmarks import solver as bench
 from solver import Position, solve
 from solver import _kernels as kernels
@@ -267,3 +269,44 @@ def test_proof_shape_rejects_a_bad_test_in_one_line(capsys, spec, says):
     assert exit.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert error.startswith("python -m benchmarks.proof_shape: error: ") and says in error
+
+
+# ----- benchmarks/ordering_ceiling.py: what perfect ordering would save ---------------------
+
+def test_ordering_drivers_answer_as_the_reference_and_perfect_order_visits_fewer():
+    visited = {"outcome": 0, "perfect": 0}
+    for seed in range(10):
+        position = Position.random(seed, cards=4, leader=seed % 3)
+        value = naive.guaranteed(position, 0)
+        for need in range(max(value, 1), value + 2):
+            # boundary -1: the drivers play every trick themselves, the search takes nothing
+            outcome, perfect = (ordering_ceiling.Driver(ordering_ceiling.new_search(4), -1, oracle)
+                                for oracle in (None, ordering_ceiling.new_search(4)))
+            assert outcome.holds(position, need) == perfect.holds(position, need) == (need <= value)
+            assert outcome.search.nodes == perfect.search.nodes == 0
+            # the perfect order visits only the deciding card the outcome order reaches first
+            assert 0 < perfect.nodes <= outcome.nodes
+            for decided, first in perfect.first_decides.values():
+                assert 0 <= first <= decided
+            visited["outcome"] += outcome.nodes
+            visited["perfect"] += perfect.nodes
+    assert visited["perfect"] < visited["outcome"]
+
+
+def test_ordering_ceiling_runs_a_test_three_ways():
+    position = bench.read_suite()[8][1]
+    value = solve(position, seats=(0,), card_values=False, line=False).guaranteed[0]
+    record = ordering_ceiling.run_test(position, value + 1, tricks=2)
+    assert record["holds"] is False and record["search_nodes"] > 0
+    perfect = record["perfect_order"]
+    assert perfect["driver_nodes"] > 0 and perfect["oracle_nodes"] > 0
+    assert perfect["nodes"] > perfect["driver_nodes"]  # the search took the last six tricks
+    assert record["outcome_order"]["nodes"] > record["outcome_order"]["driver_nodes"]
+
+
+def test_ordering_ceiling_rejects_no_tricks_in_one_line(capsys):
+    with pytest.raises(SystemExit) as exit:
+        ordering_ceiling.main(["12:3:1", "--tricks", "0"])
+    assert exit.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error == "python -m benchmarks.ordering_ceiling: error: --tricks must be at least 1, not 0"
