@@ -24,22 +24,18 @@ table, as one search would. See benchmarks/README.md.
 from __future__ import annotations
 
 import argparse
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from rich import box
-from rich.console import Console
 from rich.table import Table
 
 from solver import Position
 from solver.cards import popcount
-from solver.compiled import warm_up
 from solver.paranoid import ParanoidSearch, outcome_order
 from solver.table import TranspositionTable
 
-from .proof_shape import parse_test, table_megabytes
-from .solver import HERE, machine, read_suite, short_number
+from .proof_shape import parse_tests, run_tests, table_megabytes
+from .solver import HERE, short_number
 
 RESULTS = HERE / "results" / "ordering_ceiling.json"
 SEAT = 0
@@ -129,21 +125,24 @@ def run_test(position: Position, need: int, tricks: int) -> dict:
 
 def share(counts: list[int]) -> str:
     decided, first = counts
-    return f"{100 * first / decided:.0f}% of {decided}" if decided else "-"
+    return f"{100 * first / decided:.0f}%/{decided}" if decided else "-"
 
 
 def table(records: list[dict]) -> Table:
     """The tests for people: nodes three ways, and how often the outcome order's first card decides."""
-    out = Table(title="A test's nodes as searched, and with the first tricks in outcome or perfect order",
+    tricks = ", ".join(sorted({str(r["tricks"]) for r in records}))
+    out = Table(title=f"A test's nodes: as searched, and with the first {tricks} tricks in outcome "
+                      "or perfect order",
                 box=box.SIMPLE, pad_edge=False,
-                caption="first decides: of the driver's nodes where some card decides, the share "
-                        "where the outcome order's first card does")
-    for heading in ("cards", "need", "holds", "tricks", "search", "outcome order", "perfect order",
-                    "search / perfect", "pair: first decides", "seat: first decides"):
+                caption="gain: search / perfect. 1st: of the driver's nodes of the pair (of the seat) "
+                        "where some card decides, the share where the outcome order's first card "
+                        "does / how many")
+    for heading in ("cards", "need", "holds", "search", "outcome", "perfect", "gain",
+                    "pair 1st", "seat 1st"):
         out.add_column(heading, justify="right")
     for r in records:
         perfect = r["perfect_order"]
-        out.add_row(str(r["cards"]), str(r["need"]), "yes" if r["holds"] else "no", str(r["tricks"]),
+        out.add_row(str(r["cards"]), str(r["need"]), "yes" if r["holds"] else "no",
                     short_number(r["search_nodes"]), short_number(r["outcome_order"]["nodes"]),
                     short_number(perfect["nodes"]), f"{r['search_nodes'] / perfect['nodes']:.2f}",
                     share(perfect["first_decides"]["pair"]), share(perfect["first_decides"]["seat"]))
@@ -154,31 +153,13 @@ def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.ordering_ceiling",
                                      description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("tests", nargs="*", metavar="SIZE:INDEX:NEED",
-                        help="ending INDEX (from 0) of the suite's SIZE-card ones: can seat 0 be "
-                             f"sure of NEED points? (default: {' '.join(DEFAULT_TESTS)})")
     parser.add_argument("--tricks", type=int, default=DEFAULT_TRICKS, metavar="T",
                         help=f"tricks the driver plays itself (default {DEFAULT_TRICKS})")
-    parser.add_argument("--output", type=Path, metavar="PATH",
-                        help=f"where to save the JSON (default {RESULTS.relative_to(HERE.parent)})")
-    args = parser.parse_args(argv)
+    args, tests = parse_tests(parser, DEFAULT_TESTS, RESULTS, argv)
     if args.tricks < 1:
         parser.error(f"--tricks must be at least 1, not {args.tricks}")
-    suite = read_suite()
-    tests = [parse_test(parser, suite, text) for text in args.tests or DEFAULT_TESTS]
-    console = Console()
-    warm_up()  # compile (or load) the kernels before the first test
-    records = []
-    for position, need in tests:
-        console.print(f"{position.cards_per_hand} cards, {position}: can seat 0 be sure of {need}?")
-        records.append(run_test(position, need, args.tricks))
-    report = {"machine": machine(), "tests": records}
-    output = args.output or RESULTS
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(report, indent=1) + "\n")
-    console.print(table(records))
-    console.print(f"saved {output}")
-    return report
+    return run_tests(tests, lambda position, need: run_test(position, need, args.tricks),
+                     args.output, table)
 
 
 if __name__ == "__main__":

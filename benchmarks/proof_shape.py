@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -110,30 +111,42 @@ def table(records: list[dict]) -> Table:
     return out
 
 
-def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.proof_shape", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def parse_tests(parser: argparse.ArgumentParser, default_tests: tuple[str, ...], results: Path,
+                argv: list[str] | None) -> tuple[argparse.Namespace, list[tuple]]:
+    """Add the SIZE:INDEX:NEED tests and ``--output`` to ``parser``, parse
+    ``argv``, and read the tests (one-line usage errors for bad ones)."""
     parser.add_argument("tests", nargs="*", metavar="SIZE:INDEX:NEED",
                         help="ending INDEX (from 0) of the suite's SIZE-card ones: can seat 0 be "
-                             f"sure of NEED points? (default: {' '.join(DEFAULT_TESTS)})")
-    parser.add_argument("--output", type=Path, metavar="PATH",
-                        help=f"where to save the JSON (default {RESULTS.relative_to(HERE.parent)})")
+                             f"sure of NEED points? (default: {' '.join(default_tests)})")
+    parser.add_argument("--output", type=Path, metavar="PATH", default=results,
+                        help=f"where to save the JSON (default {results.relative_to(HERE.parent)})")
     args = parser.parse_args(argv)
     suite = read_suite()
-    tests = [parse_test(parser, suite, text) for text in args.tests or DEFAULT_TESTS]
+    return args, [parse_test(parser, suite, text) for text in args.tests or default_tests]
+
+
+def run_tests(tests: list[tuple], run: Callable, output: Path, people_table: Callable) -> dict:
+    """``run(position, need)`` for each test, saved to ``output`` with the
+    machine, and printed as ``people_table(records)``."""
     console = Console()
     warm_up()  # compile (or load) the kernels before the first test
     records = []
     for position, need in tests:
         console.print(f"{position.cards_per_hand} cards, {position}: can seat 0 be sure of {need}?")
-        records.append(run_test(position, need))
+        records.append(run(position, need))
     report = {"machine": machine(), "tests": records}
-    output = args.output or RESULTS
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(report, indent=1) + "\n")
-    console.print(table(records))
+    console.print(people_table(records))
     console.print(f"saved {output}")
     return report
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.proof_shape", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    args, tests = parse_tests(parser, DEFAULT_TESTS, RESULTS, argv)
+    return run_tests(tests, run_test, args.output, table)
 
 
 if __name__ == "__main__":
