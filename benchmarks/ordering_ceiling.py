@@ -73,7 +73,7 @@ class Driver:
         if not position.trick and sum(map(popcount, position.hands)) <= self.boundary_cards:
             return self.search.wins_at_least(position, SEAT, need)
         self.nodes += 1
-        if need <= 0 or position.coins_left < need:
+        if settled(position, need):
             return need <= 0
         seat_moves = position.to_move == SEAT
         children = [(child, need - (child.taken[SEAT] - position.taken[SEAT]))
@@ -98,9 +98,14 @@ class Driver:
         return [children[deciding[0]]]
 
     def _oracle_holds(self, position: Position, need: int) -> bool:
-        if need <= 0 or position.coins_left < need:
+        if settled(position, need):
             return need <= 0
         return self.oracle.wins_at_least(position, SEAT, need)
+
+
+def settled(position: Position, need: int) -> bool:
+    """Is the answer known without a search: nothing more needed, or too few Coins left?"""
+    return need <= 0 or position.coins_left < need
 
 
 def run_test(position: Position, need: int, tricks: int) -> dict:
@@ -111,6 +116,7 @@ def run_test(position: Position, need: int, tricks: int) -> dict:
     holds = plain.wins_at_least(position, SEAT, need)
     record = {"position": str(position), "cards": cards, "need": need, "tricks": tricks,
               "holds": holds, "search_nodes": plain.nodes}
+    del plain  # its table, before the drivers take two more
     for name, oracle in (("outcome_order", None), ("perfect_order", new_search(cards))):
         driver = Driver(new_search(cards), boundary_cards, oracle)
         if driver.holds(position, need) != holds:
