@@ -88,7 +88,7 @@ _POWERS_OF_3 = np.array([3**n for n in range(7)], dtype=np.int64)
 _SHORTER_CODES = np.array([(3**n - 1) // 2 for n in range(13)], dtype=np.int64)
 
 MAX_PLY = 50  # 48 cards, plus the root and one spare
-MAX_MOVES = 16
+MAX_MOVES = 32  # a hand's 16 cards, and the pair's choices (RELAXED)
 # transposition-table entries probed per key: 4, one 64-byte cache line of
 # 16-byte slots (with 32-byte slots, 2 measured best for the paranoid search;
 # on the heaviest 12-card search 4 slots of 16 bytes took 471M nodes against 582M with 2)
@@ -111,8 +111,8 @@ DEFERRED = 2  # a child another thread is searching: come back to it later
 (
     PATH_HANDS, PATH_TRICK, PATH_TT_KEY, PATH_MOVES, PATH_LEADER, PATH_N_TRICK, PATH_NEED,
     PATH_N_MOVES, PATH_MOVE_INDEX, PATH_TT_SLOT, PATH_ENTRY_NODES, PATH_EXCLUSIVE, PATH_DEFERRED,
-    PATH_SECOND_PASS, PATH_BUSY_SLOT, PATH_BUSY_MARK, PATH_PAUSED,
-) = (0, 3, 5, 7, 7 + MAX_MOVES, *range(8 + MAX_MOVES, 20 + MAX_MOVES))
+    PATH_SECOND_PASS, PATH_BUSY_SLOT, PATH_BUSY_MARK, PATH_CHOICE, PATH_PAUSED,
+) = (0, 3, 5, 7, 7 + MAX_MOVES, *range(8 + MAX_MOVES, 21 + MAX_MOVES))
 PATH_ROWS = PATH_PAUSED + 1
 
 
@@ -124,6 +124,14 @@ def new_path():
 
 # option bits for paranoid_search (tests turn the speed-ups off to check them)
 NO_TABLE, NO_EQUIVALENCE = 1, 2
+# the relaxed game (a lower bound): the pair chooses which of its seats takes a
+# trick that the ranks of its own two cards decide, when no card of the
+# searching seat lies between them; pair cards then count only by suit and by
+# which of the seat's cards they beat
+RELAXED = 4
+# a pair card played with a choice: move code = card + CHOICE_UNIT * (1 or 2),
+# the seat (searching seat + 1 or + 2) that takes the trick if the choice decides
+CHOICE_UNIT = 64
 
 # stats slots: nodes, table hits and stores, then cutoffs counted by
 # [searching seat or pair][cards already in the trick][first card or later],
@@ -483,6 +491,26 @@ def move_score(card, mover, seat, n_trick, c0, c1, third_hand, seat_hand):
 
 
 @njit
+def canonical_pair(seat_hand, q_hand, r_hand):
+    """The pair's hands with the cards of each gap between the seat's cards
+    (per suit) dealt lowest to ``q_hand``'s share, then to ``r_hand``: one
+    position for all that the relaxed game does not tell apart."""
+    new_q = 0
+    pair = q_hand | r_hand
+    rest = pair
+    while rest:
+        low = rest & -rest
+        suit = _SUIT_MASKS[bit_index(low) // 12]
+        above = seat_hand & suit & ~((low << 1) - 1)
+        gap = rest & ((above & -above) - 1 if above else suit)
+        rest ^= gap
+        for _ in range(popcount(q_hand & gap)):
+            new_q |= gap & -gap
+            gap &= gap - 1
+    return new_q, pair ^ new_q
+
+
+@njit
 def _set_root(hands, leaders, n_trick, trick_cards, hands0, leader0, n_trick0, trick0):
     """Put the root position in ply 0 of a search's per-ply arrays."""
     for s in range(3):
@@ -491,6 +519,35 @@ def _set_root(hands, leaders, n_trick, trick_cards, hands0, leader0, n_trick0, t
     n_trick[0] = n_trick0
     trick_cards[0, 0] = trick0[0]
     trick_cards[0, 1] = trick0[1]
+
+
+@njit
+def _add_choices(moves, ply, n, seat, mover, lead, nt, trick_cards, seat_hand):
+    """In the relaxed game, the pair's second card of a trick: each card of the
+    suit of its partner's card with none of the seat's cards (held or played to
+    this trick) between the two goes twice, once for each seat of the pair taking
+    the trick if their ranks decide it. Returns the new count of moves."""
+    partner = 3 - seat - mover
+    at = (partner - lead) % 3
+    if at >= nt:
+        return n  # the pair's first card of the trick
+    partner_card = trick_cards[ply, at]
+    seat_cards = seat_hand
+    if (seat - lead) % 3 < nt:
+        seat_cards |= 1 << trick_cards[ply, (seat - lead) % 3]
+    total = n
+    for i in range(n):
+        card = moves[ply, i]
+        if card // 12 != partner_card // 12:
+            continue
+        low = min(card, partner_card)
+        high = max(card, partner_card)
+        if seat_cards & ((1 << high) - (2 << low)):
+            continue
+        moves[ply, i] = card + CHOICE_UNIT
+        moves[ply, total] = card + 2 * CHOICE_UNIT
+        total += 1
+    return total
 
 
 @njit
@@ -548,6 +605,8 @@ def paranoid_search(
     second_pass = path[PATH_SECOND_PASS]
     busy_slot = path[PATH_BUSY_SLOT]  # -1: this node marked no busy slot
     busy_mark = path[PATH_BUSY_MARK]
+    choice = path[PATH_CHOICE]  # the pair's choice made in this trick (0: none)
+    relaxed = options & RELAXED
     scores = np.empty(MAX_MOVES, dtype=np.int64)
     busy_mask = busy.shape[0] - 1  # 0: one thread, nothing to share
     table_mask = tt.shape[0] - PARANOID_BUCKET
@@ -562,6 +621,7 @@ def paranoid_search(
         _set_root(hands, leaders, n_trick, trick_cards, hands0, leader0, n_trick0, trick0)
         needs[0] = need
         exclusive[0] = 0
+        choice[0] = 0
     else:  # find again the entries of the nodes above: the table may be new
         for p in range(ply):
             if tt_slot[p] >= 0:
@@ -580,6 +640,10 @@ def paranoid_search(
                 return ABORTED
             tt_slot[ply] = -1
             busy_slot[ply] = -1
+            if relaxed and n_trick[ply] == 0:
+                q = (seat + 1) % 3
+                r = (seat + 2) % 3
+                hands[ply, q], hands[ply, r] = canonical_pair(hands[ply, seat], hands[ply, q], hands[ply, r])
             h0 = hands[ply, 0]
             h1 = hands[ply, 1]
             h2 = hands[ply, 2]
@@ -611,6 +675,8 @@ def paranoid_search(
                 continue
             if nt == 0 and not options & NO_TABLE:
                 key_a, key_b = relative_key(h0, h1, live, lead, seat)
+                if relaxed:
+                    key_b |= 1 << 24
                 index = _key_index(key_a, key_b, table_mask)
                 slot = _tt_find(tt, key_a, key_b, index, PARANOID_BUCKET)
                 stats[STAT_TT_PROBES] += 1
@@ -665,6 +731,8 @@ def paranoid_search(
             second_pass[ply] = 0
             hand = hands[ply, mover]
             n = move_representatives(hand, 0 if options & NO_EQUIVALENCE else live, moves[ply])
+            if relaxed and mover != seat:
+                n = _add_choices(moves, ply, n, seat, mover, lead, nt, trick_cards, hands[ply, seat])
             if hint >= 0 and hand >> hint & 1 == 0:
                 hint = -1
             # order best first: the outcome score, then the history of cutoffs,
@@ -674,7 +742,8 @@ def paranoid_search(
             side = ((mover - seat) % 3) * 3 + nt
             third_hand = hands[ply, (mover + 1) % 3]
             for i in range(n):
-                card = moves[ply, i]
+                code = moves[ply, i]
+                card = code % CHOICE_UNIT
                 score = move_score(
                     card, mover, seat, nt, trick_cards[ply, 0], trick_cards[ply, 1],
                     third_hand, hands[ply, seat],
@@ -682,7 +751,7 @@ def paranoid_search(
                 score += history[side, card]
                 if card == hint:
                     score += 1 << 50
-                _insert_move(moves, scores, ply, i, card, score - card % 12)
+                _insert_move(moves, scores, ply, i, code, score - card % 12)
             n_moves[ply] = n
             move_index[ply] = 0
         else:
@@ -714,7 +783,7 @@ def paranoid_search(
             ply -= 1
             mover = (leaders[ply] + n_trick[ply]) % 3
             maximizing = mover == seat
-            card = moves[ply, move_index[ply]]
+            card = moves[ply, move_index[ply]] % CHOICE_UNIT
             if result == DEFERRED:
                 deferred[ply] |= 1 << move_index[ply]
             elif (result == TRUE) == maximizing:
@@ -751,7 +820,10 @@ def paranoid_search(
         lead = leaders[ply]
         nt = n_trick[ply]
         mover = (lead + nt) % 3
-        card = moves[ply, move_index[ply]]
+        card = moves[ply, move_index[ply]] % CHOICE_UNIT
+        chosen = moves[ply, move_index[ply]] // CHOICE_UNIT
+        if chosen == 0:
+            chosen = choice[ply]
         child = ply + 1
         exclusive[child] = move_index[ply] > 0 and not second_pass[ply]
         for s in range(3):
@@ -764,10 +836,14 @@ def paranoid_search(
             trick_cards[child, 1] = trick_cards[ply, 1]
             trick_cards[child, nt] = card
             needs[child] = needs[ply]
+            choice[child] = chosen
         else:
             c0 = trick_cards[ply, 0]
             c1 = trick_cards[ply, 1]
             winner = (lead + trick_winner(c0, c1, card)) % 3
+            if chosen and winner != seat:
+                winner = (seat + chosen) % 3  # the pair's ranks decided it: its choice
+            choice[child] = 0
             leaders[child] = winner
             n_trick[child] = 0
             points = coin_count(c0) + coin_count(c1) + coin_count(card)

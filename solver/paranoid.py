@@ -23,6 +23,7 @@ from .table import TranspositionTable, grown_table_megabytes, shared_table
 from .threads import BudgetExhausted, nothing_left, per_thread_counters, run_searches
 
 BUSY_SLOTS = 1 << 16  # nodes being searched, marked for the other threads
+_NO_BUSY = np.zeros(1, dtype=np.int64)  # the relaxed game's search marks none
 # Under a budget the seats take turns (``_in_turns``), and this share of a
 # seat's turn goes on its usual tests before the upper-bound tests from the
 # top. On the 10 full deals, 20 s each, two threads, the proven intervals were
@@ -67,8 +68,10 @@ class ParanoidSearch:
         options: int = 0,
         threads: int = 1,
         progress: Callable[[str], None] | None = None,
+        relaxed: bool = True,
     ):
         self.table = table
+        self.relaxed = relaxed
         self.progress = progress
         self.max_nodes = max_nodes
         self.deadline = deadline
@@ -107,21 +110,48 @@ class ParanoidSearch:
         }
 
     def wins_at_least(self, position: Position, seat: int, need: int) -> bool:
-        """Can ``seat`` be sure of ``need`` more points from ``position``?"""
+        """Can ``seat`` be sure of ``need`` more points from ``position``?
+
+        The last thread (the only one, on one thread) first plays the relaxed
+        game (``k.RELAXED``: the pair chooses which of its seats takes a trick
+        its own two cards decide), where the seat can do no better than in
+        the real one but a proof is several times smaller: if the seat is sure
+        of ``need`` there, that answers; if not, the thread joins the others'
+        exact search.
+        """
         trick = np.full(2, -1, dtype=np.int64)
         trick[: len(position.trick)] = position.trick
         hands = np.array(position.hands, dtype=np.int64)
         # where each thread's search has got to, when stopped to grow the table
         paths = [k.new_path() for _ in range(self.threads)]
+        relaxed_path = k.new_path()
+        # the last thread is still on the relaxed game (not when the seat plays
+        # to the pair's two cards: the relaxed search gives the pair its choice
+        # with its second card, which is then already down)
+        relaxing = [self.relaxed and not (len(position.trick) == 2 and position.to_move == seat)]
         self.busy[:] = 0  # marks left by searches that were stopped
 
-        def run(thread: int, budget: int, stop: np.ndarray) -> int:
-            outcome = k.paranoid_search(
+        def search(thread: int, budget: int, stop: np.ndarray, options: int, busy, path) -> int:
+            return k.paranoid_search(
                 seat, need, hands, position.leader, trick, len(position.trick),
                 self.table.slots, self.histories[thread], self.stats[thread],
-                budget, stop,
-                self.options, self.busy, k.BUSY_MIN_CARDS, thread, paths[thread],
+                budget, stop, options, busy, k.BUSY_MIN_CARDS, thread, path,
             )  # fmt: skip
+
+        def run(thread: int, budget: int, stop: np.ndarray) -> int:
+            if relaxing[0] and thread == self.threads - 1:
+                before = self.stats[thread][k.STAT_NODES]
+                outcome = search(thread, budget, stop, self.options | k.RELAXED, _NO_BUSY, relaxed_path)
+                if outcome == k.TRUE:
+                    stop[0] = 1
+                if outcome != k.FALSE:
+                    return outcome
+                relaxing[0] = False
+                if budget:
+                    budget -= self.stats[thread][k.STAT_NODES] - before
+                    if budget <= 0:
+                        return k.ABORTED
+            outcome = search(thread, budget, stop, self.options, self.busy, paths[thread])
             if outcome != k.ABORTED:
                 stop[0] = 1
             return outcome

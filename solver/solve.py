@@ -97,6 +97,7 @@ def solve(
     maxn_table: MaxnTable | None = None,
     use_table: bool = True,
     equivalence: bool = True,
+    relaxed: bool = True,
     threads: int = DEFAULT_THREADS,
     progress: Callable[[str], None] | None = None,
 ) -> SolveResult:
@@ -114,7 +115,8 @@ def solve(
     each gets its share: see ``paranoid.solve_paranoid``). ``table`` / ``maxn_table`` lend transposition
     tables of your own size (default: shared tables made on first use, the
     paranoid one sized for the position);
-    ``use_table`` and ``equivalence`` turn those speed-ups off, for tests and
+    ``use_table``, ``equivalence`` and ``relaxed`` (the paranoid search's
+    first try in the relaxed game) turn those speed-ups off, for tests and
     measurements; ``threads`` runs each search on that many threads at once.
     ``progress``, if given, is called with a line of text each time the search
     starts a new question (for a status line during a long solve). Ctrl-C
@@ -141,7 +143,8 @@ def solve(
     if mode in ("paranoid", "both"):
         options = (0 if use_table else k.NO_TABLE) | (0 if equivalence else k.NO_EQUIVALENCE)
         search = ParanoidSearch(
-            table or default_table(position), max_nodes, deadline, options, threads, progress
+            table or default_table(position), max_nodes, deadline, options, threads, progress,
+            relaxed,
         )
         answer = solve_paranoid(search, position, seats, card_values, line)
         result.guaranteed, result.bounds = answer.guaranteed, answer.bounds

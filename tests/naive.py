@@ -81,6 +81,48 @@ def points_along(position: Position, cards) -> list[int]:
     return won
 
 
+def _relaxed_takers(hands, leader, trick, seat) -> list[int]:
+    """Who may take a full ``trick`` in the relaxed game: its winner by the
+    rules, or either seat of the pair when the pair wins with its two cards of
+    one suit and no card of ``seat``'s (held, or in the trick) lies between them."""
+    winner = (leader + trick_winner(trick)) % 3
+    if winner == seat:
+        return [winner]
+    seat_card = trick[(seat - leader) % 3]
+    low, high = sorted(c for i, c in enumerate(trick) if (leader + i) % 3 != seat)
+    if low // 12 != high // 12 or any(low < c < high for c in hands[seat] | {seat_card}):
+        return [winner]
+    return [(seat + 1) % 3, (seat + 2) % 3]
+
+
+@lru_cache(maxsize=None)
+def _relaxed_guaranteed(hands, leader, trick, seat) -> int:
+    mover = (leader + len(trick)) % 3
+    if not hands[mover]:
+        return 0
+    outcomes = []
+    for card in sorted(hands[mover]):
+        child_hands = tuple(h - {card} if s == mover else h for s, h in enumerate(hands))
+        child_trick = trick + (card,)
+        if len(child_trick) < 3:
+            outcomes.append(_relaxed_guaranteed(child_hands, leader, child_trick, seat))
+            continue
+        points = trick_points(child_trick)
+        outcomes.append(min(
+            (points if taker == seat else 0) + _relaxed_guaranteed(child_hands, taker, (), seat)
+            for taker in _relaxed_takers(child_hands, leader, child_trick, seat)
+        ))  # fmt: skip
+    return max(outcomes) if mover == seat else min(outcomes)
+
+
+def relaxed_guaranteed(position: Position, seat: int) -> int:
+    """``seat``'s guaranteed value in the relaxed game of ``solver.paranoid``,
+    where the pair chooses which of its seats takes a trick that the ranks of
+    its own two cards decide (with none of the seat's cards between them)."""
+    return _relaxed_guaranteed(*_state(position), seat)
+
+
 def clear() -> None:
     """Forget memoised values (to bound memory in long runs)."""
     _guaranteed.cache_clear()
+    _relaxed_guaranteed.cache_clear()

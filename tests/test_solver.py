@@ -199,10 +199,11 @@ OPTION_CASES = CASES[::5]
         dict(use_table=False),
         dict(equivalence=False),
         dict(use_table=False, equivalence=False),
+        dict(relaxed=False),
         dict(threads=1),
         dict(threads=3),
     ],
-    ids=["no-table", "no-equivalence", "neither", "1-thread", "3-threads"],
+    ids=["no-table", "no-equivalence", "neither", "not-relaxed", "1-thread", "3-threads"],
 )
 def test_speedups_off_give_the_same_answers(options):
     """use_table=False / equivalence=False / a given number of threads: the same
@@ -212,6 +213,61 @@ def test_speedups_off_give_the_same_answers(options):
             check_against_naive(position, **options)
         except AssertionError as error:
             raise AssertionError(f"{label}: {position} with {options}: {error}") from None
+
+
+def relaxed_search_answers(position: Position, seat: int, need: int) -> bool:
+    """The compiled search of the relaxed game alone (no exact search after it)."""
+    search = ParanoidSearch(TranspositionTable(1), None, None, kernels.RELAXED, relaxed=False)
+    return search.wins_at_least(position, seat, need)
+
+
+def test_relaxed_game_matches_its_twin():
+    """The relaxed search against ``naive.relaxed_guaranteed`` on every case,
+    every seat and every need (but a seat about to play to the pair's two cards:
+    there the search never plays the relaxed game); the relaxed value is a lower
+    bound of the guaranteed value, and below it in some positions."""
+    below = 0
+    for label, position in CASES:
+        naive.clear()
+        for seat in range(3):
+            if len(position.trick) == 2 and position.to_move == seat:
+                continue
+            relaxed = naive.relaxed_guaranteed(position, seat)
+            exact = naive.guaranteed(position, seat)
+            assert relaxed <= exact, (label, str(position), seat)
+            below += relaxed < exact
+            for need in range(1, position.coins_left + 1):
+                got = relaxed_search_answers(position, seat, need)
+                assert got == (relaxed >= need), (label, str(position), seat, need)
+    assert below >= 5
+
+
+def test_canonical_pair_keeps_what_the_relaxed_game_sees():
+    """``canonical_pair`` keeps the pair's cards and how many of them each pair
+    seat holds in each gap between the seat's cards of a suit, gives the lower
+    ones of each gap to the first hand, and leaves the relaxed value alone."""
+    rng = random.Random(11)
+    for i in range(300):
+        position = random_position(rng, 1 + i % 4)
+        seat = i % 3
+        hands = [int(h) for h in position.hands]
+        q, r = (seat + 1) % 3, (seat + 2) % 3
+        new_q, new_r = (int(h) for h in kernels.canonical_pair(*(np.int64(hands[s]) for s in (seat, q, r))))
+        assert new_q | new_r == hands[q] | hands[r] and not new_q & new_r
+
+        def gap(card):  # suit, and how many of the seat's cards of the suit lie above it
+            return card // 12, sum(1 for c in cards_in(hands[seat]) if c // 12 == card // 12 and c > card)
+
+        for old, new in ((hands[q], new_q), (hands[r], new_r)):
+            assert sorted(map(gap, cards_in(old))) == sorted(map(gap, cards_in(new)))
+        assert all(max(c for c in cards_in(new_q) if gap(c) == gap(card)) < card
+                   for card in cards_in(new_r) if any(gap(c) == gap(card) for c in cards_in(new_q)))
+        canonical = list(hands)
+        canonical[q], canonical[r] = new_q, new_r
+        naive.clear()
+        assert naive.relaxed_guaranteed(Position(tuple(canonical), position.leader, ()), seat) == (
+            naive.relaxed_guaranteed(Position(position.hands, position.leader, ()), seat)
+        ), (str(position), seat)
 
 
 def test_small_table_gives_the_same_answers():
