@@ -588,6 +588,12 @@ def paranoid_search(
     node's later cards go first to children no other thread is busy with,
     and the children deferred so are searched once the rest are done, when
     the other thread's result is usually in the table.
+
+    With ``RELAXED`` in ``options`` it plays the relaxed game instead, where
+    the seat can do no better than in the real one: the pair's hands are
+    dealt again at each trick's start (``canonical_pair``) and its second card
+    of a trick may carry a choice (``_add_choices``); its entries are keyed
+    apart.
     """
     hands = path[PATH_HANDS : PATH_HANDS + 3].T
     trick_cards = path[PATH_TRICK : PATH_TRICK + 2].T
