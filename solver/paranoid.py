@@ -26,8 +26,9 @@ BUSY_SLOTS = 1 << 16  # nodes being searched, marked for the other threads
 _NO_BUSY = np.zeros(1, dtype=np.int64)  # the relaxed game's search marks none
 # The relaxed game is tried for the first point only: there proofs are
 # dearest against denials. Tried for every need, the full deals in runs
-# (values up to 4, which it proves badly) took 121 s in all against 62 s;
-# for the first point only, 66 s (two threads).
+# (values up to 4; the relaxed tests of the second to fourth points cost
+# more than they saved) took 121 s in all against 62 s; for the first point
+# only, 66 s (two threads).
 RELAXED_MAX_NEED = 1
 # Under a budget the seats take turns (``_in_turns``), and this share of a
 # seat's turn goes on its usual tests before the upper-bound tests from the
