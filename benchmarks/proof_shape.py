@@ -56,7 +56,7 @@ def run_test(position, need: int) -> dict:
     """One test of seat 0 in a fresh table, and the table's entries by cards left."""
     n = position.cards_per_hand
     table = TranspositionTable(table_megabytes(n))
-    search = ParanoidSearch(table, None, None, threads=1)
+    search = ParanoidSearch(table, None, None, threads=1, relaxed=False)  # the real game's proof
     holds = search.wins_at_least(position, 0, need)
     left = table.cards_left()
     levels, counts = np.unique(left, return_counts=True)
