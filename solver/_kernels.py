@@ -591,9 +591,9 @@ def paranoid_search(
 
     With ``RELAXED`` in ``options`` it plays the relaxed game instead, where
     the seat can do no better than in the real one: the pair's hands are
-    dealt again at each trick's start (``canonical_pair``) and its second card
-    of a trick may carry a choice (``_add_choices``); its entries are keyed
-    apart.
+    dealt again at each trick's start that probes the table
+    (``canonical_pair``), its second card of a trick may carry a choice
+    (``_add_choices``), and its entries are keyed apart.
     """
     hands = path[PATH_HANDS : PATH_HANDS + 3].T
     trick_cards = path[PATH_TRICK : PATH_TRICK + 2].T
@@ -646,10 +646,6 @@ def paranoid_search(
                 return ABORTED
             tt_slot[ply] = -1
             busy_slot[ply] = -1
-            if relaxed and n_trick[ply] == 0:
-                q = (seat + 1) % 3
-                r = (seat + 2) % 3
-                hands[ply, q], hands[ply, r] = canonical_pair(hands[ply, seat], hands[ply, q], hands[ply, r])
             h0 = hands[ply, 0]
             h1 = hands[ply, 1]
             h2 = hands[ply, 2]
@@ -680,6 +676,13 @@ def paranoid_search(
                 entering = False
                 continue
             if nt == 0 and not options & NO_TABLE:
+                if relaxed:  # one position, one entry, for what the relaxed game tells apart
+                    q = (seat + 1) % 3
+                    r = (seat + 2) % 3
+                    hands[ply, q], hands[ply, r] = canonical_pair(hands[ply, seat], hands[ply, q], hands[ply, r])
+                    h0 = hands[ply, 0]
+                    h1 = hands[ply, 1]
+                    h2 = hands[ply, 2]
                 key_a, key_b = relative_key(h0, h1, live, lead, seat)
                 if relaxed:
                     key_b |= 1 << 24

@@ -136,11 +136,11 @@ class ParanoidSearch:
         # the last thread is still on the relaxed game (not when the seat plays
         # to the pair's two cards: the relaxed search gives the pair its choice
         # with its second card, which is then already down)
-        relaxing = [
+        relaxing = (
             self.relaxed
             and need <= RELAXED_MAX_NEED
             and not (len(position.trick) == 2 and position.to_move == seat)
-        ]
+        )
         self.busy[:] = 0  # marks left by searches that were stopped
 
         def search(thread: int, budget: int, stop: np.ndarray, options: int, busy, path) -> int:
@@ -151,14 +151,15 @@ class ParanoidSearch:
             )  # fmt: skip
 
         def run(thread: int, budget: int, stop: np.ndarray) -> int:
-            if relaxing[0] and thread == self.threads - 1:
+            nonlocal relaxing
+            if relaxing and thread == self.threads - 1:
                 before = self.stats[thread][k.STAT_NODES]
                 outcome = search(thread, budget, stop, self.options | k.RELAXED, _NO_BUSY, relaxed_path)
                 if outcome == k.TRUE:
                     stop[0] = 1
                 if outcome != k.FALSE:
                     return outcome
-                relaxing[0] = False
+                relaxing = False
                 if budget:
                     budget -= self.stats[thread][k.STAT_NODES] - before
                     if budget <= 0:
