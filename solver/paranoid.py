@@ -30,6 +30,15 @@ _NO_BUSY = np.zeros(1, dtype=np.int64)  # the relaxed game's search marks none
 # more than they saved) took 121 s in all against 62 s; for the first point
 # only, 66 s (two threads).
 RELAXED_MAX_NEED = 1
+# From this many cards a hand (full deals) every thread plays the relaxed game
+# first, sharing its ``busy`` marks. Two threads, full deal #3 of the suite,
+# seat 1 sure of 1 point: 203 s against 415 s with one relaxed thread (1.29
+# against 3.17 billion nodes). The cost is in the denials, where the relaxed
+# game has no proof: 39 s against 24 s and 5.7 s against 4.2 s (two seats
+# worth 0 of full deal #2); the full deals in runs took 62 s in all against
+# 60 s. At 14 cards the denials won: 1.34 times the nodes on the 6 endings
+# proven, 5 of them worth 0.
+EVERY_THREAD_RELAXED_CARDS = 16
 # Under a budget the seats take turns (``_in_turns``), and this share of a
 # seat's turn goes on its usual tests before the upper-bound tests from the
 # top. On the 10 full deals, 20 s each, two threads, the proven intervals were
@@ -63,8 +72,9 @@ class ParanoidSearch:
     back to them last (ABDADA), so they share out the tree instead of racing
     through it. Measured on eight 12-card endings, 2 threads: 16-19 s in all
     against 28 s on one thread, and 21-22 s when the second thread only
-    broke ties the other way (lazy SMP). But first the last thread plays the
-    relaxed game (``wins_at_least``; ``relaxed=False``: never).
+    broke ties the other way (lazy SMP). But first the last thread, or in
+    full deals every thread, plays the relaxed game (``wins_at_least``;
+    ``relaxed=False``: never).
     """
 
     def __init__(
@@ -125,14 +135,15 @@ class ParanoidSearch:
         decide), where the seat can do no better than in the real one but a
         proof is several times smaller: if the seat is sure of ``need``
         there, that answers; if not, the thread joins the others' exact
-        search.
+        search. In full deals (``EVERY_THREAD_RELAXED_CARDS``) every thread
+        plays the relaxed game first, and all start on the exact search if
+        it has no proof.
         """
         trick = np.full(2, -1, dtype=np.int64)
         trick[: len(position.trick)] = position.trick
         hands = np.array(position.hands, dtype=np.int64)
         # where each thread's search has got to, when stopped to grow the table
         paths = [k.new_path() for _ in range(self.threads)]
-        relaxed_path = k.new_path()
         # the last thread is still on the relaxed game (not when the seat plays
         # to the pair's two cards: the relaxed search gives the pair its choice
         # with its second card, which is then already down)
@@ -141,6 +152,8 @@ class ParanoidSearch:
             and need <= RELAXED_MAX_NEED
             and not (len(position.trick) == 2 and position.to_move == seat)
         )
+        every_thread_relaxed = relaxing and position.cards_per_hand >= EVERY_THREAD_RELAXED_CARDS
+        relaxed_paths = [k.new_path() for _ in range(self.threads)]
         self.busy[:] = 0  # marks left by searches that were stopped
 
         def search(thread: int, budget: int, stop: np.ndarray, options: int, busy, path) -> int:
@@ -152,14 +165,18 @@ class ParanoidSearch:
 
         def run(thread: int, budget: int, stop: np.ndarray) -> int:
             nonlocal relaxing
-            if relaxing and thread == self.threads - 1:
+            if relaxing and (every_thread_relaxed or thread == self.threads - 1):
                 before = self.stats[thread][k.STAT_NODES]
-                outcome = search(thread, budget, stop, self.options | k.RELAXED, _NO_BUSY, relaxed_path)
+                busy = self.busy if every_thread_relaxed else _NO_BUSY
+                outcome = search(thread, budget, stop, self.options | k.RELAXED, busy, relaxed_paths[thread])
                 if outcome == k.TRUE:
                     stop[0] = 1
                 if outcome != k.FALSE:
                     return outcome
                 relaxing = False
+                if every_thread_relaxed:  # all threads start again on the real game
+                    stop[0] = 1
+                    return k.ABORTED
                 if budget:
                     budget -= self.stats[thread][k.STAT_NODES] - before
                     if budget <= 0:
@@ -183,6 +200,10 @@ class ParanoidSearch:
             answers = [o for o in outcomes if o != k.ABORTED]
             if answers:
                 return answers[0] == k.TRUE
+            if every_thread_relaxed and not relaxing:  # the relaxed game has no proof
+                every_thread_relaxed = False
+                self.busy[:] = 0
+                continue
             if not growing or self.spent():
                 raise BudgetExhausted
             if self.table.overfull:

@@ -215,6 +215,23 @@ def test_speedups_off_give_the_same_answers(options):
             raise AssertionError(f"{label}: {position} with {options}: {error}") from None
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_every_thread_on_the_relaxed_game_first_gives_the_same_answers(monkeypatch, threads):
+    """Full deals' scheme (``EVERY_THREAD_RELAXED_CARDS``) on small positions:
+    every thread plays the relaxed game first, and all start again on the real
+    game where it has no proof (every 5th case)."""
+    monkeypatch.setattr(paranoid, "EVERY_THREAD_RELAXED_CARDS", 0)
+    for label, position in OPTION_CASES:
+        try:
+            check_against_naive(position, threads=threads)
+        except AssertionError as error:
+            raise AssertionError(f"{label}: {position} with {threads} threads: {error}") from None
+    # seat 0 is sure of a point here, but not in the relaxed game
+    position = Position.parse("A72.A86.9.K N.3.K3.A963 9.J2.J8.854 0 -")
+    assert not relaxed_search_answers(position, 0, 1)
+    assert solve(position, seats=0, card_values=False, threads=threads).guaranteed[0] == 1
+
+
 def relaxed_search_answers(position: Position, seat: int, need: int) -> bool:
     """The compiled search of the relaxed game alone (no exact search after it)."""
     search = ParanoidSearch(TranspositionTable(1), None, None, kernels.RELAXED, relaxed=False)
