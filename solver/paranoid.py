@@ -144,16 +144,17 @@ class ParanoidSearch:
         hands = np.array(position.hands, dtype=np.int64)
         # where each thread's search has got to, when stopped to grow the table
         paths = [k.new_path() for _ in range(self.threads)]
-        # the last thread is still on the relaxed game (not when the seat plays
-        # to the pair's two cards: the relaxed search gives the pair its choice
-        # with its second card, which is then already down)
+        # the last thread (in full deals every thread) is still on the relaxed
+        # game (not when the seat plays to the pair's two cards: the relaxed
+        # search gives the pair its choice with its second card, which is then
+        # already down)
         relaxing = (
             self.relaxed
             and need <= RELAXED_MAX_NEED
             and not (len(position.trick) == 2 and position.to_move == seat)
         )
         every_thread_relaxed = relaxing and position.cards_per_hand >= EVERY_THREAD_RELAXED_CARDS
-        relaxed_paths = [k.new_path() for _ in range(self.threads)]
+        relaxed_paths = [k.new_path() for _ in range(self.threads)]  # as ``paths``
         self.busy[:] = 0  # marks left by searches that were stopped
 
         def search(thread: int, budget: int, stop: np.ndarray, options: int, busy, path) -> int:

@@ -208,6 +208,11 @@ OPTION_CASES = CASES[::5]
 def test_speedups_off_give_the_same_answers(options):
     """use_table=False / equivalence=False / a given number of threads: the same
     values as the twin (every 5th case)."""
+    check_option_cases(**options)
+
+
+def check_option_cases(**options) -> None:
+    """``check_against_naive`` on every 5th case, naming the case that fails."""
     for label, position in OPTION_CASES:
         try:
             check_against_naive(position, **options)
@@ -221,11 +226,7 @@ def test_every_thread_on_the_relaxed_game_first_gives_the_same_answers(monkeypat
     every thread plays the relaxed game first, and all start again on the real
     game where it has no proof (every 5th case)."""
     monkeypatch.setattr(paranoid, "EVERY_THREAD_RELAXED_CARDS", 0)
-    for label, position in OPTION_CASES:
-        try:
-            check_against_naive(position, threads=threads)
-        except AssertionError as error:
-            raise AssertionError(f"{label}: {position} with {threads} threads: {error}") from None
+    check_option_cases(threads=threads)
     # seat 0 is sure of a point here, but not in the relaxed game
     position = Position.parse("A72.A86.9.K N.3.K3.A963 9.J2.J8.854 0 -")
     assert not relaxed_search_answers(position, 0, 1)
