@@ -30,6 +30,14 @@ _NO_BUSY = np.zeros(1, dtype=np.int64)  # the relaxed game's search marks none
 # more than they saved) took 121 s in all against 62 s; for the first point
 # only, 66 s (two threads).
 RELAXED_MAX_NEED = 1
+# ... and from this many cards a hand: in smaller endings relaxed proofs are
+# hardly smaller (8 cards: 0.62-0.92 times the real ones), and on two threads
+# the relaxed thread spent more than it saved: against the run before the
+# relaxed game, 1.27 times the nodes in all at 6 cards (geometric mean of
+# the ratios 1.43), 1.32 at 8 (1.39), 1.02 at 10 (1.23); 0.69 at 12 (1.07).
+# Played from 12 cards only, the 6-, 8- and 10-card endings then took 0.72,
+# 0.75 and 0.93 times the nodes of the run with it everywhere.
+RELAXED_MIN_CARDS = 12
 # From this many cards a hand (full deals) every thread plays the relaxed game
 # first, sharing its ``busy`` marks. Two threads, full deal #3 of the suite,
 # seat 1 sure of 1 point: 203 s against 415 s with one relaxed thread (1.29
@@ -151,6 +159,7 @@ class ParanoidSearch:
         relaxing = (
             self.relaxed
             and need <= RELAXED_MAX_NEED
+            and position.cards_per_hand >= RELAXED_MIN_CARDS
             and not (len(position.trick) == 2 and position.to_move == seat)
         )
         every_thread_relaxed = relaxing and position.cards_per_hand >= EVERY_THREAD_RELAXED_CARDS

@@ -221,11 +221,14 @@ def check_option_cases(**options) -> None:
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
-def test_every_thread_on_the_relaxed_game_first_gives_the_same_answers(monkeypatch, threads):
-    """Full deals' scheme (``EVERY_THREAD_RELAXED_CARDS``) on small positions:
-    every thread plays the relaxed game first, and all start again on the real
-    game where it has no proof (every 5th case)."""
-    monkeypatch.setattr(paranoid, "EVERY_THREAD_RELAXED_CARDS", 0)
+@pytest.mark.parametrize("every_thread", [False, True], ids=["last-thread", "every-thread"])
+def test_the_relaxed_game_first_gives_the_same_answers(monkeypatch, every_thread, threads):
+    """The relaxed game first on small positions (``RELAXED_MIN_CARDS`` set to
+    0): the last thread plays it beside the exact search and joins that search
+    where it has no proof, or (full deals' scheme, ``EVERY_THREAD_RELAXED_CARDS``)
+    every thread plays it and all start again on the real game (every 5th case)."""
+    monkeypatch.setattr(paranoid, "RELAXED_MIN_CARDS", 0)
+    monkeypatch.setattr(paranoid, "EVERY_THREAD_RELAXED_CARDS", 0 if every_thread else 99)
     check_option_cases(threads=threads)
     # seat 0 is sure of a point here, but not in the relaxed game
     position = Position.parse("A72.A86.9.K N.3.K3.A963 9.J2.J8.854 0 -")
