@@ -163,7 +163,7 @@ class ParanoidSearch:
             and not (len(position.trick) == 2 and position.to_move == seat)
         )
         every_thread_relaxed = relaxing and position.cards_per_hand >= EVERY_THREAD_RELAXED_CARDS
-        relaxed_paths = [k.new_path() for _ in range(self.threads)]  # as ``paths``
+        relaxed_paths = [k.new_path() for _ in range(self.threads)] if relaxing else []  # as ``paths``
         self.busy[:] = 0  # marks left by searches that were stopped
 
         def search(thread: int, budget: int, stop: np.ndarray, options: int, busy, path) -> int:
