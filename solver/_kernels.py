@@ -361,13 +361,15 @@ def _tt_write(tt, slot, key_a, key_b, data):
 
 
 @njit
-def move_entries(old, new, bucket):
-    """Write every entry of the table ``old`` to the larger ``new``, in the
-    bucket of ``bucket`` slots its key picks there. The buckets of ``new``
-    that a bucket of ``old`` maps to take no other entries, so none is lost
-    (an entry torn by two threads has a key of no position: it may be)."""
+def move_entries(old, new, bucket, first, stop):
+    """Write the entries of slots ``first`` to ``stop`` (whole buckets) of the
+    table ``old`` to the larger ``new``, each in the bucket of ``bucket``
+    slots its key picks there. The buckets of ``new`` that a bucket of
+    ``old`` maps to take no other entries, so none is lost, and threads
+    moving different slots write different buckets (but for an entry torn by
+    two threads, whose key names no position: it may be lost)."""
     mask = new.shape[0] - bucket
-    for slot in range(old.shape[0]):
+    for slot in range(first, stop):
         word = old[slot, 1]
         if _tt_worth(word) == 0:
             continue

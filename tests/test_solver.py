@@ -343,17 +343,18 @@ def _entries(table: TranspositionTable) -> dict[tuple[int, int], tuple[int, int]
             for i in filled}
 
 
-def test_a_table_grows_without_losing_an_entry():
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_a_table_grows_without_losing_an_entry(threads):
     """``grow`` moves every entry, data unchanged, into the bucket its key
-    picks in the larger table."""
+    picks in the larger table, on one thread or shared out between several."""
     table = TranspositionTable(megabytes=1 / 256, grow_to=1 / 64)
     for label, position in CASES[:40]:
         solve(position, table=table)
     before = _entries(table)
     assert len(before) > table.entries // 2  # a well filled table
-    table.grow(kernels.PARANOID_BUCKET)
+    table.grow(kernels.PARANOID_BUCKET, threads)
     assert table.megabytes == 1 / 128 and table.entries == 2**9 and table.can_grow
-    table.grow(kernels.PARANOID_BUCKET)
+    table.grow(kernels.PARANOID_BUCKET, threads)
     after = _entries(table)
     assert table.megabytes == 1 / 64 and table.entries == 2**10 and not table.can_grow
     assert {key: data for key, (data, _) in after.items()} == {
@@ -412,6 +413,30 @@ def test_an_overfull_table_grows_during_a_search(monkeypatch, threads):
         doublings.append(int(table.megabytes * 2048).bit_length() - 1)
     assert set(doublings) <= {0, 1, 2}
     assert doublings.count(2) >= 5 and doublings.count(1) >= 2 and doublings.count(0) <= 3
+
+
+def test_a_table_is_not_grown_when_the_growth_could_outlast_the_deadline(monkeypatch):
+    """With a deadline nearer than the growth would take (timed at 1,000 s
+    here, the deadline a minute off) an overfull table stays as it is and
+    the search goes on in it: the same answers. Without a deadline the same
+    searches grow it."""
+    monkeypatch.setattr(paranoid, "GROWTH_CHECK_NODES", 50)
+    rng = random.Random(5)
+    grown = 0
+    for i in range(12):
+        position = random_position(rng, 4, on_table=i % 3, taken=i % 2 == 0)
+        seat = i % 3
+        for deadline in (None, time.perf_counter() + 60):
+            table = TranspositionTable(megabytes=1 / 2048, grow_to=1 / 512)
+            table.growth_seconds_per_mb = 1000 * 512
+            search = ParanoidSearch(table, None, deadline)
+            for need in range(1, position.coins_left + 1):
+                assert search.wins_at_least(position, seat, need) == (naive.guaranteed(position, seat) >= need)
+            if deadline is None:
+                grown += table.megabytes > 1 / 2048
+            else:
+                assert table.megabytes == 1 / 2048
+    assert grown >= 3
 
 
 def test_a_search_stopped_to_check_the_table_goes_on_where_it_stopped(monkeypatch):
