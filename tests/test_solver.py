@@ -397,6 +397,14 @@ def test_full_deals_may_grow_the_table_further_than_endings(monkeypatch, memory,
     assert paranoid.default_table(ending_position).grow_to == ending
 
 
+def _varied_positions(seed: int, count: int, cards: int):
+    """``count`` random positions of ``cards`` cards a hand, with 0, 1 or 2
+    cards on the table and Coins taken or not, each with a seat to search."""
+    rng = random.Random(seed)
+    for i in range(count):
+        yield random_position(rng, cards, on_table=i % 3, taken=i % 2 == 0), i % 3
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_an_overfull_table_grows_during_a_search(monkeypatch, threads):
     """A search in a table that may grow checks every ``GROWTH_CHECK_NODES``
@@ -404,10 +412,8 @@ def test_an_overfull_table_grows_during_a_search(monkeypatch, threads):
     on: same values as the twin. Each growth doubles the table, up to
     ``grow_to``."""
     monkeypatch.setattr(paranoid, "GROWTH_CHECK_NODES", 50)
-    rng = random.Random(5)
     doublings = []
-    for i in range(12):
-        position = random_position(rng, 4, on_table=i % 3, taken=i % 2 == 0)
+    for position, _ in _varied_positions(5, 12, 4):
         table = TranspositionTable(megabytes=1 / 2048, grow_to=1 / 512)
         check_against_naive(position, table=table, threads=threads)
         doublings.append(int(table.megabytes * 2048).bit_length() - 1)
@@ -421,11 +427,8 @@ def test_a_table_is_not_grown_when_the_growth_could_outlast_the_deadline(monkeyp
     the search goes on in it: the same answers. Without a deadline the same
     searches grow it."""
     monkeypatch.setattr(paranoid, "GROWTH_CHECK_NODES", 50)
-    rng = random.Random(5)
     grown = 0
-    for i in range(12):
-        position = random_position(rng, 4, on_table=i % 3, taken=i % 2 == 0)
-        seat = i % 3
+    for position, seat in _varied_positions(5, 12, 4):
         for deadline in (None, time.perf_counter() + 60):
             table = TranspositionTable(megabytes=1 / 2048, grow_to=1 / 512)
             table.growth_seconds_per_mb = 1000 * 512
@@ -444,11 +447,8 @@ def test_a_search_stopped_to_check_the_table_goes_on_where_it_stopped(monkeypatc
     nothing the search does: one thread searches exactly the nodes, and
     finds the answer, of a search never stopped."""
     monkeypatch.setattr(paranoid, "GROWTH_CHECK_NODES", 37)
-    rng = random.Random(8)
     stops = 0
-    for i in range(10):
-        position = random_position(rng, 5, on_table=i % 3, taken=i % 2 == 0)
-        seat = i % 3
+    for position, seat in _varied_positions(8, 10, 5):
         for need in range(1, position.coins_left + 1):
             runs = []
             for table in (TranspositionTable(1), TranspositionTable(1, grow_to=2)):
