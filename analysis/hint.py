@@ -96,7 +96,7 @@ from solver.cards import Card
 from solver.maxn import solve_maxn
 from solver.record import Record
 from solver.sampling import ViewSampler, resample_position
-from solver.threads import helper_pool
+from solver.threads import on_threads
 
 from .inference import DEFAULT_TREMBLE, deal_weights, hidden_plays
 from .playout import play_until
@@ -384,8 +384,7 @@ def _evaluate(position, mode, exact_cards, horizon, rollouts, epsilon, rng, left
 
     if threads > 1 and len(jobs) > 1:
         # the cards shared out over threads, each solving on one search thread
-        helpers = [helper_pool().submit(value_of, jobs[t::threads], 1) for t in range(1, threads)]
-        parts = [value_of(jobs[0::threads], 1)] + [helper.result() for helper in helpers]
+        parts = on_threads(lambda t: value_of(jobs[t::threads], 1), threads)
     else:
         parts = [value_of(jobs, threads)]
     if any(part is None for part in parts):

@@ -26,7 +26,7 @@ import numpy as np
 
 from ._kernels import _SHORTER_CODES, move_entries
 from .errors import CoinsError
-from .threads import helper_pool
+from .threads import on_threads
 
 SLOT_WORDS = 2
 SLOT_BYTES = SLOT_WORDS * 8
@@ -118,10 +118,15 @@ class TranspositionTable:
         return self.written * 4 >= self.entries
 
     @property
+    def grown_megabytes(self) -> float:
+        """The size ``grow`` goes to: twice this one, at most ``grow_to``."""
+        return min(self.grow_to, 2 * self.megabytes)
+
+    @property
     def growth_seconds(self) -> float:
         """About how long ``grow`` would take now: as long a MiB of the new
         table as the last growth took."""
-        return self.growth_seconds_per_mb * min(self.grow_to, 2 * self.megabytes)
+        return self.growth_seconds_per_mb * self.grown_megabytes
 
     def grow(self, bucket: int, threads: int = 1) -> None:
         """Move every entry into a table twice the size, at most ``grow_to``
@@ -135,15 +140,12 @@ class TranspositionTable:
         threads grew tables to 2 and 4 GiB in 1.6 and 5.0 s, one in 3.0-4.2
         and 8.1-8.2 s."""
         start = time.perf_counter()
-        megabytes = min(self.grow_to, 2 * self.megabytes)
+        megabytes = self.grown_megabytes
         slots = allocate_slots(megabytes)
         buckets = self.entries // bucket
         bounds = [bucket * (buckets * share // threads) for share in range(threads + 1)]
-        moves = [helper_pool().submit(move_entries, self.slots, slots, bucket, bounds[share], bounds[share + 1])
-                 for share in range(1, threads)]
-        move_entries(self.slots, slots, bucket, bounds[0], bounds[1])
-        for move in moves:
-            move.result()
+        on_threads(lambda share: move_entries(self.slots, slots, bucket, bounds[share], bounds[share + 1]),
+                   threads)
         self.slots, self.megabytes, self.written = slots, megabytes, 0
         self.growth_seconds_per_mb = (time.perf_counter() - start) / megabytes
 

@@ -9,10 +9,13 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
+from typing import TypeVar
 
 import numpy as np
 
 DEFAULT_THREADS = min(2, os.cpu_count() or 1)
+
+T = TypeVar("T")
 
 _pool: ThreadPoolExecutor | None = None
 
@@ -80,10 +83,16 @@ def run_searches(
             timer.cancel()
 
 
+def on_threads(work: Callable[[int], T], threads: int) -> list[T]:
+    """``[work(t) for t in range(threads)]``, run at once: the calling thread
+    runs ``work(0)``, the helper pool the rest."""
+    helpers = [helper_pool().submit(work, t) for t in range(1, threads)]
+    return [work(0)] + [helper.result() for helper in helpers]
+
+
 def _run_all(search: Callable[[int], int], threads: int, stop: np.ndarray) -> list[int]:
     if threading.current_thread() is not threading.main_thread():
-        helpers = [helper_pool().submit(search, t) for t in range(1, threads)]
-        return [search(0)] + [helper.result() for helper in helpers]
+        return on_threads(search, threads)
     running = [helper_pool().submit(search, t) for t in range(threads)]
     try:
         # short waits: a signal may land on another thread, and the main

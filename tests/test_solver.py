@@ -422,8 +422,8 @@ def test_an_overfull_table_grows_during_a_search(monkeypatch, threads):
 
 
 def test_a_table_is_not_grown_when_the_growth_could_outlast_the_deadline(monkeypatch):
-    """With a deadline nearer than the growth would take (timed at 1,000 s
-    here, the deadline a minute off) an overfull table stays as it is and
+    """With a deadline nearer than the growth would take (500 s here, at
+    the rate set below; the deadline a minute off) an overfull table stays as it is and
     the search goes on in it: the same answers. Without a deadline the same
     searches grow it."""
     monkeypatch.setattr(paranoid, "GROWTH_CHECK_NODES", 50)
