@@ -87,7 +87,7 @@ _POWERS_OF_3 = np.array([3**n for n in range(7)], dtype=np.int64)
 # how many base-3 numbers have fewer than n digits
 _SHORTER_CODES = np.array([(3**n - 1) // 2 for n in range(13)], dtype=np.int64)
 
-MAX_PLY = 50  # 48 cards, plus the root and one spare
+MAX_PLY = 66  # 48 cards, a CHOOSER node a trick, the root and one spare
 MAX_MOVES = 32  # a hand's 16 cards, and the pair's choices (RELAXED)
 # transposition-table entries probed per key: 4, one 64-byte cache line of
 # 16-byte slots (with 32-byte slots, 2 measured best for the paranoid search;
@@ -132,6 +132,12 @@ RELAXED = 4
 # a pair card played with a choice: move code = card + CHOICE_UNIT * (1 or 2),
 # the seat (searching seat + 1 or + 2) that takes the trick if the choice decides
 CHOICE_UNIT = 64
+# the rank-free game (an upper bound): a trick that two or more cards of Cups,
+# Swords or Clubs decide goes to whichever seat that played them the searching
+# seat chooses, so ranks matter only in Coins; the choice is a node of its own
+# after the trick
+RANK_FREE = 8
+CHOOSER = 3  # ``n_trick`` of that node: the trick is down, its taker not chosen
 
 # stats slots: nodes, table hits and stores, then cutoffs counted by
 # [searching seat or pair][cards already in the trick][first card or later],
@@ -493,6 +499,69 @@ def move_score(card, mover, seat, n_trick, c0, c1, third_hand, seat_hand):
 
 
 @njit
+def contest_takers(lead, c0, c1, c2):
+    """Seats (a bit mask) that may take the trick c0, c1, c2 led by ``lead``
+    in the rank-free game: those that played the suit deciding it, when two
+    or more cards of Cups, Swords or Clubs decide it; else its winner."""
+    winner = trick_winner(c0, c1, c2)
+    suit = (c0, c1, c2)[winner] // 12
+    if suit == 1:
+        return 1 << ((lead + winner) % 3)
+    takers = 0  # in a trick of three suits, only the winner
+    for i, card in enumerate((c0, c1, c2)):
+        if card // 12 == suit:
+            takers |= 1 << ((lead + i) % 3)
+    return takers
+
+
+@njit
+def _lowest(mask, n):
+    """The ``n`` lowest cards of ``mask``."""
+    low = 0
+    for _ in range(n):
+        low |= mask & -mask
+        mask &= mask - 1
+    return low
+
+
+@njit
+def rank_free_hands(seat_hand, q_hand, r_hand):
+    """The hands with each suit but Coins dealt again by counts, the lowest
+    cards to the seat, the next to ``q_hand``'s: one position for all that the
+    rank-free game does not tell apart."""
+    coins = _SUIT_MASKS[1]
+    new_seat, new_q = seat_hand & coins, q_hand & coins
+    for suit in (0, 2, 3):
+        mask = _SUIT_MASKS[suit]
+        rest = (seat_hand | q_hand | r_hand) & mask
+        low = _lowest(rest, popcount(seat_hand & mask))
+        new_seat |= low
+        rest ^= low
+        new_q |= _lowest(rest, popcount(q_hand & mask))
+    new_r = (seat_hand | q_hand | r_hand) ^ new_seat ^ new_q
+    return new_seat, new_q, new_r
+
+
+@njit
+def _mover(lead, nt, seat):
+    """The seat to move; at a ``CHOOSER`` node the searching seat."""
+    return seat if nt == CHOOSER else (lead + nt) % 3
+
+
+@njit
+def _takers_as_moves(takers, seat, out):
+    """A ``CHOOSER`` node's moves, the seats in ``takers``, the searching seat
+    first. Returns how many."""
+    n = 0
+    for step in range(3):
+        who = (seat + step) % 3
+        if takers >> who & 1:
+            out[n] = who
+            n += 1
+    return n
+
+
+@njit
 def canonical_pair(seat_hand, q_hand, r_hand):
     """The pair's hands with the cards of each gap between the seat's cards
     (per suit) dealt lowest to ``q_hand``'s share, then to ``r_hand``: one
@@ -595,7 +664,12 @@ def paranoid_search(
     the seat can do no better than in the real one: the pair's hands are
     dealt again at each trick's start that probes the table
     (``canonical_pair``), its second card of a trick may carry a choice
-    (``_add_choices``), and its entries are keyed apart.
+    (``_add_choices``), and its entries are keyed apart. With ``RANK_FREE``
+    it plays the rank-free game, where the seat can do no worse than in the
+    real one: a trick that two or more cards of Cups, Swords or Clubs decide
+    ends in a ``CHOOSER`` node, where the seat picks its taker among the seats
+    that played them; the hands are dealt again by counts in those suits at
+    each trick's start (``rank_free_hands``), and its entries are keyed apart.
     """
     hands = path[PATH_HANDS : PATH_HANDS + 3].T
     trick_cards = path[PATH_TRICK : PATH_TRICK + 2].T
@@ -613,8 +687,11 @@ def paranoid_search(
     second_pass = path[PATH_SECOND_PASS]
     busy_slot = path[PATH_BUSY_SLOT]  # -1: this node marked no busy slot
     busy_mark = path[PATH_BUSY_MARK]
-    choice = path[PATH_CHOICE]  # the pair's choice made in this trick (0: none)
+    # the pair's choice made in this trick (0: none); at a CHOOSER node, its
+    # takers (bits 0-2) and the trick's Coins (from bit 3)
+    choice = path[PATH_CHOICE]
     relaxed = options & RELAXED
+    rank_free = options & RANK_FREE
     scores = np.empty(MAX_MOVES, dtype=np.int64)
     busy_mask = busy.shape[0] - 1  # 0: one thread, nothing to share
     table_mask = tt.shape[0] - PARANOID_BUCKET
@@ -654,26 +731,32 @@ def paranoid_search(
             target = needs[ply]
             nt = n_trick[ply]
             on_table = 0
-            for i in range(nt):
-                on_table |= 1 << trick_cards[ply, i]
+            pending = 0  # a CHOOSER node's Coins: its trick is out of the hands
+            if nt == CHOOSER:
+                pending = choice[ply] >> 3
+            else:
+                for i in range(nt):
+                    on_table |= 1 << trick_cards[ply, i]
             live = h0 | h1 | h2 | on_table
             if target <= 0:
                 result = TRUE
                 entering = False
                 continue
-            if target > popcount(live & COINS_MASK):
+            if target > popcount(live & COINS_MASK) + pending:
                 result = FALSE
                 entering = False
                 continue
             lead = leaders[ply]
-            mover = (lead + nt) % 3
+            mover = _mover(lead, nt, seat)
             hint = -1
             if nt == 0 and h0 & (h0 - 1) == 0:  # one card each: the last trick
                 c0 = bit_index(hands[ply, lead])
                 c1 = bit_index(hands[ply, (lead + 1) % 3])
                 c2 = bit_index(hands[ply, (lead + 2) % 3])
-                winner = (lead + trick_winner(c0, c1, c2)) % 3
-                won = coin_count(c0) + coin_count(c1) + coin_count(c2) if winner == seat else 0
+                takers = 1 << ((lead + trick_winner(c0, c1, c2)) % 3)
+                if rank_free:
+                    takers = contest_takers(lead, c0, c1, c2)
+                won = coin_count(c0) + coin_count(c1) + coin_count(c2) if takers >> seat & 1 else 0
                 result = TRUE if won >= target else FALSE
                 entering = False
                 continue
@@ -685,9 +768,20 @@ def paranoid_search(
                     h0 = hands[ply, 0]
                     h1 = hands[ply, 1]
                     h2 = hands[ply, 2]
+                if rank_free:
+                    q = (seat + 1) % 3
+                    r = (seat + 2) % 3
+                    hands[ply, seat], hands[ply, q], hands[ply, r] = rank_free_hands(
+                        hands[ply, seat], hands[ply, q], hands[ply, r]
+                    )
+                    h0 = hands[ply, 0]
+                    h1 = hands[ply, 1]
+                    h2 = hands[ply, 2]
                 key_a, key_b = relative_key(h0, h1, live, lead, seat)
                 if relaxed:
                     key_b |= 1 << 24
+                elif rank_free:
+                    key_b |= 2 << 24
                 index = _key_index(key_a, key_b, table_mask)
                 slot = _tt_find(tt, key_a, key_b, index, PARANOID_BUCKET)
                 stats[STAT_TT_PROBES] += 1
@@ -720,7 +814,7 @@ def paranoid_search(
                 entry_nodes[ply] = nodes
                 tt_key[ply, 0] = key_a
                 tt_key[ply, 1] = key_b
-            if busy_mask and popcount(h0 | h1 | h2) >= busy_min_cards:
+            if busy_mask and nt != CHOOSER and popcount(h0 | h1 | h2) >= busy_min_cards:
                 signature = _node_signature(
                     h0, h1, h2, lead, nt,
                     trick_cards[ply, 0] if nt > 0 else -1, trick_cards[ply, 1] if nt > 1 else -1,
@@ -741,7 +835,10 @@ def paranoid_search(
             deferred[ply] = 0
             second_pass[ply] = 0
             hand = hands[ply, mover]
-            n = move_representatives(hand, 0 if options & NO_EQUIVALENCE else live, moves[ply])
+            if nt == CHOOSER:
+                n = _takers_as_moves(choice[ply] & 7, seat, moves[ply])
+            else:
+                n = move_representatives(hand, 0 if options & NO_EQUIVALENCE else live, moves[ply])
             if relaxed and mover != seat:
                 n = _add_choices(moves, ply, n, seat, mover, lead, nt, trick_cards, hands[ply, seat])
             if hint >= 0 and hand >> hint & 1 == 0:
@@ -752,7 +849,7 @@ def paranoid_search(
             # way the threads searched about 12% more nodes); an insertion sort, n <= 16
             side = ((mover - seat) % 3) * 3 + nt
             third_hand = hands[ply, (mover + 1) % 3]
-            for i in range(n):
+            for i in range(n if nt != CHOOSER else 0):
                 code = moves[ply, i]
                 card = code % CHOICE_UNIT
                 score = move_score(
@@ -792,11 +889,13 @@ def paranoid_search(
                 path[PATH_PAUSED, 0] = 0
                 return result
             ply -= 1
-            mover = (leaders[ply] + n_trick[ply]) % 3
+            mover = _mover(leaders[ply], n_trick[ply], seat)
             maximizing = mover == seat
             card = moves[ply, move_index[ply]] % CHOICE_UNIT
             if result == DEFERRED:
                 deferred[ply] |= 1 << move_index[ply]
+            elif (result == TRUE) == maximizing and n_trick[ply] == CHOOSER:
+                continue
             elif (result == TRUE) == maximizing:
                 # cutoff: this card decides the node
                 stats[
@@ -830,15 +929,24 @@ def paranoid_search(
         # play moves[ply, move_index[ply]] into ply + 1
         lead = leaders[ply]
         nt = n_trick[ply]
+        child = ply + 1
+        exclusive[child] = move_index[ply] > 0 and not second_pass[ply]
+        for s in range(3):
+            hands[child, s] = hands[ply, s]
+        if nt == CHOOSER:  # the chosen seat takes the trick
+            taker = moves[ply, move_index[ply]]
+            leaders[child] = taker
+            n_trick[child] = 0
+            choice[child] = 0
+            needs[child] = needs[ply] - (choice[ply] >> 3) if taker == seat else needs[ply]
+            ply = child
+            entering = True
+            continue
         mover = (lead + nt) % 3
         card = moves[ply, move_index[ply]] % CHOICE_UNIT
         chosen = moves[ply, move_index[ply]] // CHOICE_UNIT
         if chosen == 0:
             chosen = choice[ply]
-        child = ply + 1
-        exclusive[child] = move_index[ply] > 0 and not second_pass[ply]
-        for s in range(3):
-            hands[child, s] = hands[ply, s]
         hands[child, mover] ^= 1 << card
         if nt < 2:
             leaders[child] = lead
@@ -854,10 +962,19 @@ def paranoid_search(
             winner = (lead + trick_winner(c0, c1, card)) % 3
             if chosen and winner != seat:
                 winner = (seat + chosen) % 3  # the pair's ranks decided it: its choice
+            points = coin_count(c0) + coin_count(c1) + coin_count(card)
+            takers = contest_takers(lead, c0, c1, card) if rank_free else 0
+            if takers & (takers - 1):  # a choice: its node comes first
+                leaders[child] = lead
+                n_trick[child] = CHOOSER
+                needs[child] = needs[ply]
+                choice[child] = takers | points << 3
+                ply = child
+                entering = True
+                continue
             choice[child] = 0
             leaders[child] = winner
             n_trick[child] = 0
-            points = coin_count(c0) + coin_count(c1) + coin_count(card)
             needs[child] = needs[ply] - points if winner == seat else needs[ply]
         ply = child
         entering = True

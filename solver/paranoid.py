@@ -47,6 +47,23 @@ RELAXED_MIN_CARDS = 12
 # 60 s. At 14 cards the denials won: 1.34 times the nodes on the 6 endings
 # proven, 5 of them worth 0.
 EVERY_THREAD_RELAXED_CARDS = 16
+# From this many cards a hand (full deals) a test is also tried in the
+# rank-free game (``k.RANK_FREE``), where every trick that two or more cards
+# of Cups, Swords or Clubs decide goes to whichever seat that played them the
+# searching seat chooses: if the seat cannot be sure of the points there, it
+# cannot in the real game. Only Coins keep their ranks, so its positions are
+# far fewer. The try gets at most ``RANK_FREE_NODES`` (both threads), and
+# comes only once a test has searched ``RANK_FREE_AFTER_NODES`` without an
+# answer (the search then goes on exactly where it stopped), so that the
+# tests the real game answers quickly do not pay for it.
+RANK_FREE_MIN_CARDS = 16
+RANK_FREE_NODES = 1 << 26
+RANK_FREE_AFTER_NODES = 1 << 25
+# ... and only for the first two points, where its denials were found: tried
+# for every need, the full deals in runs spent it on the proofs of their
+# seats worth 3 or more (two tries of 67 million nodes each, in vain, on
+# one deal's seat worth 4)
+RANK_FREE_MAX_NEED = 2
 # Under a budget the seats take turns (``_in_turns``), and this share of a
 # seat's turn goes on its usual tests before the upper-bound tests from the
 # top. On the 10 full deals, 20 s each, two threads, the proven intervals were
@@ -74,6 +91,11 @@ GROWTH_CHECK_NODES = 1 << 25
 # a 120 s solve, whose answer came 9 s late. The search goes on in the full
 # table, replacing entries.
 GROWTH_TIME_MARGIN = 2
+
+
+def _at_most(nodes: int | None, cap: int) -> int:
+    """A node budget (None: no limit) cut to ``cap``."""
+    return cap if nodes is None else min(nodes, cap)
 
 
 class ParanoidSearch:
@@ -110,9 +132,12 @@ class ParanoidSearch:
         # each thread learns its own history: one shared by both cores cost more
         # in cache traffic than it saved in nodes
         self.histories = [np.zeros((9, 48), dtype=np.int64) for _ in range(threads)]
+        self.rank_free_histories = [np.zeros((9, 48), dtype=np.int64) for _ in range(threads)]
         self.stats = per_thread_counters(threads, k.STAT_SIZE)
         # the nodes each thread is searching, so that the others defer them
         self.busy = np.zeros(BUSY_SLOTS if threads > 1 else 1, dtype=np.int64)
+        # the rank-free tries made (``_rank_free_denies``): none is made twice
+        self.rank_free_tried: set[tuple] = set()
 
     @property
     def nodes(self) -> int:
@@ -150,7 +175,9 @@ class ParanoidSearch:
         there, that answers; if not, the thread joins the others' exact
         search. In full deals (``EVERY_THREAD_RELAXED_CARDS``) every thread
         plays the relaxed game first, and all start on the exact search if
-        it has no proof.
+        it has no proof; and if they have not answered within
+        ``RANK_FREE_AFTER_NODES``, the test is tried in the rank-free
+        game (``RANK_FREE_MIN_CARDS``, ``_rank_free_denies``).
         """
         trick = np.full(2, -1, dtype=np.int64)
         trick[: len(position.trick)] = position.trick
@@ -170,11 +197,14 @@ class ParanoidSearch:
         every_thread_relaxed = relaxing and position.cards_per_hand >= EVERY_THREAD_RELAXED_CARDS
         relaxed_paths = [k.new_path() for _ in range(self.threads)] if relaxing else []  # as ``paths``
         self.busy[:] = 0  # marks left by searches that were stopped
+        rank_free_due = position.cards_per_hand >= RANK_FREE_MIN_CARDS and need <= RANK_FREE_MAX_NEED
 
         def search(thread: int, budget: int, stop: np.ndarray, options: int, busy, path) -> int:
+            # the rank-free game learns an order of its own
+            histories = self.rank_free_histories if options & k.RANK_FREE else self.histories
             return k.paranoid_search(
                 seat, need, hands, position.leader, trick, len(position.trick),
-                self.table.slots, self.histories[thread], self.stats[thread],
+                self.table.slots, histories[thread], self.stats[thread],
                 budget, stop, options, busy, k.BUSY_MIN_CARDS, thread, path,
             )  # fmt: skip
 
@@ -205,7 +235,9 @@ class ParanoidSearch:
             growing = self.table.can_grow and not self.options & k.NO_TABLE
             budget = self.nodes_left
             if growing:  # stop now and then to see whether the table is full
-                budget = GROWTH_CHECK_NODES if budget is None else min(budget, GROWTH_CHECK_NODES)
+                budget = _at_most(budget, GROWTH_CHECK_NODES)
+            if rank_free_due:  # and once to try the rank-free game
+                budget = _at_most(budget, RANK_FREE_AFTER_NODES)
             before = self._entries_written()
             try:
                 outcomes = run_searches(run, self.threads, budget, self.deadline)
@@ -219,11 +251,37 @@ class ParanoidSearch:
                 every_thread_relaxed = False
                 self.busy[:] = 0
                 continue
-            if not growing or self.spent():
+            if not (growing or rank_free_due) or self.spent():
                 raise BudgetExhausted
-            if self.table.overfull and self._time_to_grow():
+            if rank_free_due:
+                rank_free_due = False
+                if self._rank_free_denies(position, seat, need, search):
+                    return False
+            if growing and self.table.overfull and self._time_to_grow():
                 # search on in the larger table: what was proven is still there
                 self.table.grow(k.PARANOID_BUCKET, self.threads)
+
+    def _rank_free_denies(self, position: Position, seat: int, need: int, search: Callable) -> bool:
+        """Does the rank-free game (``k.RANK_FREE``) show, within
+        ``RANK_FREE_NODES``, that the seat cannot be sure of ``need`` points?"""
+        tried = (position.hands, position.leader, position.trick, seat, need)
+        if tried in self.rank_free_tried:
+            return False
+        paths = [k.new_path() for _ in range(self.threads)]
+        self.busy[:] = 0
+
+        def run(thread: int, budget: int, stop: np.ndarray) -> int:
+            outcome = search(thread, budget, stop, self.options | k.RANK_FREE, self.busy, paths[thread])
+            if outcome != k.ABORTED:
+                stop[0] = 1
+            return outcome
+
+        outcomes = run_searches(run, self.threads, _at_most(self.nodes_left, RANK_FREE_NODES), self.deadline)
+        answers = [o for o in outcomes if o != k.ABORTED]
+        if not answers and self.spent():
+            raise BudgetExhausted
+        self.rank_free_tried.add(tried)
+        return bool(answers) and answers[0] == k.FALSE
 
     def _time_to_grow(self) -> bool:
         """Would the table's growth end well before the deadline, if any?"""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from solver.cards import COINS
 from solver.position import Position
 from solver.rules import trick_points, trick_winner
 
@@ -122,7 +123,47 @@ def relaxed_guaranteed(position: Position, seat: int) -> int:
     return _relaxed_guaranteed(*_state(position), seat)
 
 
+def _rank_free_takers(trick, leader) -> list[int]:
+    """Who may take a full ``trick`` in the rank-free game: every seat that
+    played the suit deciding it when two or more cards of Cups, Swords or
+    Clubs decide it, else its winner by the rules."""
+    winner = trick_winner(trick)
+    suit = trick[winner] // 12
+    players = [(leader + i) % 3 for i, c in enumerate(trick) if c // 12 == suit]
+    if suit == COINS or len(players) < 2:
+        return [(leader + winner) % 3]
+    return players
+
+
+@lru_cache(maxsize=None)
+def _rank_free_guaranteed(hands, leader, trick, seat) -> int:
+    mover = (leader + len(trick)) % 3
+    if not hands[mover]:
+        return 0
+    outcomes = []
+    for card in sorted(hands[mover]):
+        child_hands = tuple(h - {card} if s == mover else h for s, h in enumerate(hands))
+        child_trick = trick + (card,)
+        if len(child_trick) < 3:
+            outcomes.append(_rank_free_guaranteed(child_hands, leader, child_trick, seat))
+            continue
+        points = trick_points(child_trick)
+        outcomes.append(max(
+            (points if taker == seat else 0) + _rank_free_guaranteed(child_hands, taker, (), seat)
+            for taker in _rank_free_takers(child_trick, leader)
+        ))  # fmt: skip
+    return max(outcomes) if mover == seat else min(outcomes)
+
+
+def rank_free_guaranteed(position: Position, seat: int) -> int:
+    """``seat``'s guaranteed value in the rank-free game of ``solver.paranoid``,
+    where a trick that two or more cards of Cups, Swords or Clubs decide goes
+    to whichever seat that played them ``seat`` chooses."""
+    return _rank_free_guaranteed(*_state(position), seat)
+
+
 def clear() -> None:
     """Forget memoised values (to bound memory in long runs)."""
     _guaranteed.cache_clear()
     _relaxed_guaranteed.cache_clear()
+    _rank_free_guaranteed.cache_clear()

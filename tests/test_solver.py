@@ -30,7 +30,7 @@ from benchmarks.solver import deal_in_runs
 from solver import _kernels as kernels
 from solver import paranoid
 from solver import table as table_module
-from solver.cards import cards_in, popcount
+from solver.cards import COINS, SUIT_MASKS, cards_in, popcount
 from solver.errors import CoinsError, SolveInterrupted
 from solver.paranoid import ParanoidSearch
 from solver import TranspositionTable, solve
@@ -288,6 +288,81 @@ def test_canonical_pair_keeps_what_the_relaxed_game_sees():
         naive.clear()
         assert naive.relaxed_guaranteed(Position(tuple(canonical), position.leader, ()), seat) == (
             naive.relaxed_guaranteed(Position(position.hands, position.leader, ()), seat)
+        ), (str(position), seat)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_the_rank_free_game_gives_the_same_answers(monkeypatch, threads):
+    """The rank-free game on small positions (``RANK_FREE_MIN_CARDS`` set to
+    0), once a test of the first or second point has searched 16 nodes: its
+    denials where it has one, the exact search's answer where not (every 5th
+    case); and it does deny some tests, not all it is tried on."""
+    monkeypatch.setattr(paranoid, "RANK_FREE_MIN_CARDS", 0)
+    monkeypatch.setattr(paranoid, "RANK_FREE_AFTER_NODES", 16)
+    denied = []
+    rank_free_denies = ParanoidSearch._rank_free_denies
+
+    def counted(self, *args):
+        denied.append(rank_free_denies(self, *args))
+        return denied[-1]
+
+    monkeypatch.setattr(ParanoidSearch, "_rank_free_denies", counted)
+    # a table of its own: the shared one may answer from the tests before
+    check_option_cases(threads=threads, table=TranspositionTable(1))
+    assert sum(denied) >= 20 and not all(denied), (sum(denied), len(denied))
+
+
+def rank_free_search_answers(position: Position, seat: int, need: int) -> bool:
+    """The compiled search of the rank-free game alone (no exact search after it)."""
+    search = ParanoidSearch(TranspositionTable(1), None, None, kernels.RANK_FREE, relaxed=False)
+    return search.wins_at_least(position, seat, need)
+
+
+def test_rank_free_game_matches_its_twin():
+    """The rank-free search against ``naive.rank_free_guaranteed`` on every
+    case, every seat and every need; the rank-free value is an upper bound of
+    the guaranteed value, and above it in some positions."""
+    above = 0
+    for label, position in CASES:
+        naive.clear()
+        for seat in range(3):
+            rank_free = naive.rank_free_guaranteed(position, seat)
+            exact = naive.guaranteed(position, seat)
+            assert rank_free >= exact, (label, str(position), seat)
+            above += rank_free > exact
+            for need in range(1, position.coins_left + 1):
+                got = rank_free_search_answers(position, seat, need)
+                assert got == (rank_free >= need), (label, str(position), seat, need)
+    assert above >= 5
+
+
+def test_rank_free_hands_keep_what_the_rank_free_game_sees():
+    """``rank_free_hands`` keeps each hand's Coins and its count of every other
+    suit, deals those suits' cards lowest to the seat, then to the next hand,
+    and leaves the rank-free value alone."""
+    rng = random.Random(12)
+    for i in range(300):
+        position = random_position(rng, 1 + i % 4)
+        seat = i % 3
+        order = (seat, (seat + 1) % 3, (seat + 2) % 3)
+        old = [int(position.hands[s]) for s in order]
+        new = [int(h) for h in kernels.rank_free_hands(*(np.int64(h) for h in old))]
+        assert new[0] | new[1] | new[2] == old[0] | old[1] | old[2]
+        assert not (new[0] & new[1] or new[0] & new[2] or new[1] & new[2])
+        for suit, mask in enumerate(SUIT_MASKS):
+            for before, after in zip(old, new):
+                assert popcount(before & mask) == popcount(after & mask)
+                assert suit != COINS or before & mask == after & mask
+            if suit != COINS:
+                held = [list(cards_in(hand & mask)) for hand in new]
+                assert all(max(low) < min(high) for j, low in enumerate(held) for high in held[j + 1 :]
+                           if low and high)
+        canonical = [0, 0, 0]
+        for s, hand in zip(order, new):
+            canonical[s] = hand
+        naive.clear()
+        assert naive.rank_free_guaranteed(Position(tuple(canonical), position.leader, ()), seat) == (
+            naive.rank_free_guaranteed(Position(position.hands, position.leader, ()), seat)
         ), (str(position), seat)
 
 
