@@ -96,31 +96,11 @@ def _relaxed_takers(hands, leader, trick, seat) -> list[int]:
     return [(seat + 1) % 3, (seat + 2) % 3]
 
 
-@lru_cache(maxsize=None)
-def _relaxed_guaranteed(hands, leader, trick, seat) -> int:
-    mover = (leader + len(trick)) % 3
-    if not hands[mover]:
-        return 0
-    outcomes = []
-    for card in sorted(hands[mover]):
-        child_hands = tuple(h - {card} if s == mover else h for s, h in enumerate(hands))
-        child_trick = trick + (card,)
-        if len(child_trick) < 3:
-            outcomes.append(_relaxed_guaranteed(child_hands, leader, child_trick, seat))
-            continue
-        points = trick_points(child_trick)
-        outcomes.append(min(
-            (points if taker == seat else 0) + _relaxed_guaranteed(child_hands, taker, (), seat)
-            for taker in _relaxed_takers(child_hands, leader, child_trick, seat)
-        ))  # fmt: skip
-    return max(outcomes) if mover == seat else min(outcomes)
-
-
 def relaxed_guaranteed(position: Position, seat: int) -> int:
     """``seat``'s guaranteed value in the relaxed game of ``solver.paranoid``,
     where the pair chooses which of its seats takes a trick that the ranks of
     its own two cards decide (with none of the seat's cards between them)."""
-    return _relaxed_guaranteed(*_state(position), seat)
+    return _chosen_guaranteed(*_state(position), seat, False)
 
 
 def _rank_free_takers(trick, leader) -> list[int]:
@@ -136,7 +116,10 @@ def _rank_free_takers(trick, leader) -> list[int]:
 
 
 @lru_cache(maxsize=None)
-def _rank_free_guaranteed(hands, leader, trick, seat) -> int:
+def _chosen_guaranteed(hands, leader, trick, seat, seat_chooses) -> int:
+    """The guaranteed value in a game where a side chooses a trick's taker:
+    the pair among ``_relaxed_takers`` (the relaxed game), or the seat among
+    ``_rank_free_takers`` (``seat_chooses``: the rank-free game)."""
     mover = (leader + len(trick)) % 3
     if not hands[mover]:
         return 0
@@ -145,12 +128,17 @@ def _rank_free_guaranteed(hands, leader, trick, seat) -> int:
         child_hands = tuple(h - {card} if s == mover else h for s, h in enumerate(hands))
         child_trick = trick + (card,)
         if len(child_trick) < 3:
-            outcomes.append(_rank_free_guaranteed(child_hands, leader, child_trick, seat))
+            outcomes.append(_chosen_guaranteed(child_hands, leader, child_trick, seat, seat_chooses))
             continue
         points = trick_points(child_trick)
-        outcomes.append(max(
-            (points if taker == seat else 0) + _rank_free_guaranteed(child_hands, taker, (), seat)
-            for taker in _rank_free_takers(child_trick, leader)
+        if seat_chooses:
+            takers, choose = _rank_free_takers(child_trick, leader), max
+        else:
+            takers, choose = _relaxed_takers(child_hands, leader, child_trick, seat), min
+        outcomes.append(choose(
+            (points if taker == seat else 0)
+            + _chosen_guaranteed(child_hands, taker, (), seat, seat_chooses)
+            for taker in takers
         ))  # fmt: skip
     return max(outcomes) if mover == seat else min(outcomes)
 
@@ -159,11 +147,10 @@ def rank_free_guaranteed(position: Position, seat: int) -> int:
     """``seat``'s guaranteed value in the rank-free game of ``solver.paranoid``,
     where a trick that two or more cards of Cups, Swords or Clubs decide goes
     to whichever seat that played them ``seat`` chooses."""
-    return _rank_free_guaranteed(*_state(position), seat)
+    return _chosen_guaranteed(*_state(position), seat, True)
 
 
 def clear() -> None:
     """Forget memoised values (to bound memory in long runs)."""
     _guaranteed.cache_clear()
-    _relaxed_guaranteed.cache_clear()
-    _rank_free_guaranteed.cache_clear()
+    _chosen_guaranteed.cache_clear()
