@@ -98,6 +98,38 @@ def _at_most(nodes: int | None, cap: int) -> int:
     return cap if nodes is None else min(nodes, cap)
 
 
+def _test_key(position: Position, seat: int, need: int) -> tuple:
+    """What tells one test (``ParanoidSearch.wins_at_least``) from another."""
+    return position.hands, position.leader, position.trick, seat, need
+
+
+@dataclass
+class _PausedTest:
+    """Where a test's searches have got to (``k.new_path`` for each thread
+    and each game), and which games it still plays, so that a test stopped
+    by its share of a budget goes on exactly where it stopped when asked
+    again: a seat's next turn (``_in_turns``) no longer searches its
+    unfinished test again from the root."""
+
+    relaxing: bool  # the relaxed game is still being played (some threads)
+    every_thread_relaxed: bool  # ... by every thread
+    rank_free_due: bool  # the rank-free game is still to be tried
+    nodes_before_rank_free: int  # left to the other games before that try
+    rank_free_nodes: int  # left to that try
+    threads: int
+    paths: list = field(init=False)
+    relaxed_paths: list = field(init=False)
+    rank_free_paths: list = field(init=False)
+
+    def __post_init__(self):
+        def new_paths(needed: bool = True) -> list:
+            return [k.new_path() for _ in range(self.threads)] if needed else []
+
+        self.paths = new_paths()
+        self.relaxed_paths = new_paths(self.relaxing)
+        self.rank_free_paths = new_paths(self.rank_free_due)
+
+
 class ParanoidSearch:
     """Runs boolean searches on one position, counting nodes against a budget.
 
@@ -136,8 +168,9 @@ class ParanoidSearch:
         self.stats = per_thread_counters(threads, k.STAT_SIZE)
         # the nodes each thread is searching, so that the others defer them
         self.busy = np.zeros(BUSY_SLOTS if threads > 1 else 1, dtype=np.int64)
-        # the rank-free tries made (``_rank_free_denies``): none is made twice
-        self.rank_free_tried: set[tuple] = set()
+        # the tests a budget stopped, by ``_test_key``: each goes on where it
+        # stopped when asked again
+        self.paused: dict[tuple, _PausedTest] = {}
 
     @property
     def nodes(self) -> int:
@@ -177,27 +210,16 @@ class ParanoidSearch:
         plays the relaxed game first, and all start on the exact search if
         it has no proof; and if they have not answered within
         ``RANK_FREE_AFTER_NODES``, the test is tried in the rank-free
-        game (``RANK_FREE_MIN_CARDS``, ``_rank_free_denies``).
+        game (``RANK_FREE_MIN_CARDS``, ``_rank_free_denies``). A test the
+        budget stops is paused (``_PausedTest``): asked again, it goes on.
         """
         trick = np.full(2, -1, dtype=np.int64)
         trick[: len(position.trick)] = position.trick
         hands = np.array(position.hands, dtype=np.int64)
-        # where each thread's search has got to, when stopped to grow the table
-        paths = [k.new_path() for _ in range(self.threads)]
-        # the last thread (in full deals every thread) is still on the relaxed
-        # game (not when the seat plays to the pair's two cards: the relaxed
-        # search gives the pair its choice with its second card, which is then
-        # already down)
-        relaxing = (
-            self.relaxed
-            and need <= RELAXED_MAX_NEED
-            and position.cards_per_hand >= RELAXED_MIN_CARDS
-            and not (len(position.trick) == 2 and position.to_move == seat)
-        )
-        every_thread_relaxed = relaxing and position.cards_per_hand >= EVERY_THREAD_RELAXED_CARDS
-        relaxed_paths = [k.new_path() for _ in range(self.threads)] if relaxing else []  # as ``paths``
+        key = _test_key(position, seat, need)
+        test = self.paused.get(key) or self._new_test(position, seat, need)
+        self.paused[key] = test  # until answered: a budget running out pauses it
         self.busy[:] = 0  # marks left by searches that were stopped
-        rank_free_due = position.cards_per_hand >= RANK_FREE_MIN_CARDS and need <= RANK_FREE_MAX_NEED
 
         def search(thread: int, budget: int, stop: np.ndarray, options: int, busy, path) -> int:
             # the rank-free game learns an order of its own
@@ -209,78 +231,102 @@ class ParanoidSearch:
             )  # fmt: skip
 
         def run(thread: int, budget: int, stop: np.ndarray) -> int:
-            nonlocal relaxing
-            if relaxing and (every_thread_relaxed or thread == self.threads - 1):
+            if test.relaxing and (test.every_thread_relaxed or thread == self.threads - 1):
                 before = self.stats[thread][k.STAT_NODES]
-                busy = self.busy if every_thread_relaxed else _NO_BUSY
-                outcome = search(thread, budget, stop, self.options | k.RELAXED, busy, relaxed_paths[thread])
+                busy = self.busy if test.every_thread_relaxed else _NO_BUSY
+                outcome = search(thread, budget, stop, self.options | k.RELAXED, busy, test.relaxed_paths[thread])
                 if outcome == k.TRUE:
                     stop[0] = 1
                 if outcome != k.FALSE:
                     return outcome
-                relaxing = False
-                if every_thread_relaxed:  # all threads start again on the real game
+                test.relaxing = False
+                if test.every_thread_relaxed:  # all threads start again on the real game
                     stop[0] = 1
                     return k.ABORTED
                 if budget:
                     budget -= self.stats[thread][k.STAT_NODES] - before
                     if budget <= 0:
                         return k.ABORTED
-            outcome = search(thread, budget, stop, self.options, self.busy, paths[thread])
+            outcome = search(thread, budget, stop, self.options, self.busy, test.paths[thread])
             if outcome != k.ABORTED:
                 stop[0] = 1
             return outcome
 
         while True:
+            if test.rank_free_due and test.nodes_before_rank_free < self.threads:  # not a node a thread
+                if self._rank_free_denies(test, search):
+                    del self.paused[key]
+                    return False
             growing = self.table.can_grow and not self.options & k.NO_TABLE
             budget = self.nodes_left
             if growing:  # stop now and then to see whether the table is full
                 budget = _at_most(budget, GROWTH_CHECK_NODES)
-            if rank_free_due:  # and once to try the rank-free game
-                budget = _at_most(budget, RANK_FREE_AFTER_NODES)
-            before = self._entries_written()
+            if test.rank_free_due:  # and once to try the rank-free game
+                budget = _at_most(budget, test.nodes_before_rank_free)
+            before = self._entries_written(), self.nodes
             try:
                 outcomes = run_searches(run, self.threads, budget, self.deadline)
             finally:
-                written = self._entries_written() - before
-                self.table.written += written
+                self.table.written += self._entries_written() - before[0]
+                test.nodes_before_rank_free -= self.nodes - before[1]
             answers = [o for o in outcomes if o != k.ABORTED]
             if answers:
+                del self.paused[key]
                 return answers[0] == k.TRUE
-            if every_thread_relaxed and not relaxing:  # the relaxed game has no proof
-                every_thread_relaxed = False
+            if test.every_thread_relaxed and not test.relaxing:  # the relaxed game has no proof
+                test.every_thread_relaxed = False
                 self.busy[:] = 0
                 continue
-            if not (growing or rank_free_due) or self.spent():
+            if not (growing or test.rank_free_due) or self.spent():
                 raise BudgetExhausted
-            if rank_free_due:
-                rank_free_due = False
-                if self._rank_free_denies(position, seat, need, search):
-                    return False
             if growing and self.table.overfull and self._time_to_grow():
                 # search on in the larger table: what was proven is still there
                 self.table.grow(k.PARANOID_BUCKET, self.threads)
 
-    def _rank_free_denies(self, position: Position, seat: int, need: int, search: Callable) -> bool:
+    def _new_test(self, position: Position, seat: int, need: int) -> _PausedTest:
+        """A test not yet begun, and the games it is to play (``wins_at_least``)."""
+        # the last thread (in full deals every thread) plays the relaxed game
+        # first (not when the seat plays to the pair's two cards: the relaxed
+        # search gives the pair its choice with its second card, which is then
+        # already down)
+        relaxing = (
+            self.relaxed
+            and need <= RELAXED_MAX_NEED
+            and position.cards_per_hand >= RELAXED_MIN_CARDS
+            and not (len(position.trick) == 2 and position.to_move == seat)
+        )
+        return _PausedTest(
+            relaxing=relaxing,
+            every_thread_relaxed=relaxing and position.cards_per_hand >= EVERY_THREAD_RELAXED_CARDS,
+            rank_free_due=position.cards_per_hand >= RANK_FREE_MIN_CARDS and need <= RANK_FREE_MAX_NEED,
+            nodes_before_rank_free=RANK_FREE_AFTER_NODES,
+            rank_free_nodes=RANK_FREE_NODES,
+            threads=self.threads,
+        )
+
+    def _rank_free_denies(self, test: _PausedTest, search: Callable) -> bool:
         """Does the rank-free game (``k.RANK_FREE``) show, within
-        ``RANK_FREE_NODES``, that the seat cannot be sure of ``need`` points?"""
-        tried = (position.hands, position.leader, position.trick, seat, need)
-        if tried in self.rank_free_tried:
-            return False
-        paths = [k.new_path() for _ in range(self.threads)]
+        ``RANK_FREE_NODES``, that the seat cannot be sure of the test's points?
+        A budget running out pauses the try with its test."""
         self.busy[:] = 0
 
         def run(thread: int, budget: int, stop: np.ndarray) -> int:
-            outcome = search(thread, budget, stop, self.options | k.RANK_FREE, self.busy, paths[thread])
+            outcome = search(thread, budget, stop, self.options | k.RANK_FREE, self.busy,
+                             test.rank_free_paths[thread])
             if outcome != k.ABORTED:
                 stop[0] = 1
             return outcome
 
-        outcomes = run_searches(run, self.threads, _at_most(self.nodes_left, RANK_FREE_NODES), self.deadline)
+        before = self.nodes
+        try:
+            outcomes = run_searches(run, self.threads, _at_most(self.nodes_left, test.rank_free_nodes),
+                                    self.deadline)
+        finally:
+            test.rank_free_nodes -= self.nodes - before
         answers = [o for o in outcomes if o != k.ABORTED]
-        if not answers and self.spent():
+        if not answers and test.rank_free_nodes >= self.threads and self.spent():
             raise BudgetExhausted
-        self.rank_free_tried.add(tried)
+        test.rank_free_due = False
         return bool(answers) and answers[0] == k.FALSE
 
     def _time_to_grow(self) -> bool:

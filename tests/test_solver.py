@@ -33,6 +33,7 @@ from solver import table as table_module
 from solver.cards import COINS, SUIT_MASKS, cards_in, popcount
 from solver.errors import CoinsError, SolveInterrupted
 from solver.paranoid import ParanoidSearch
+from solver.threads import BudgetExhausted
 from solver import TranspositionTable, solve
 from solver.position import Position
 
@@ -533,6 +534,42 @@ def test_a_search_stopped_to_check_the_table_goes_on_where_it_stopped(monkeypatc
             assert runs[0] == runs[1], (position, seat, need)
             assert runs[0][0] == (naive.guaranteed(position, seat) >= need)
             stops += runs[0][1] // 37
+    assert stops > 100
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+@pytest.mark.parametrize("games", ["real", "relaxed-first", "rank-free-tried"])
+def test_a_test_the_budget_stops_goes_on_where_it_stopped(monkeypatch, games, threads):
+    """A test stopped by its budget every 11 nodes and asked again each time
+    (as a seat's turns ask it under a budget) finds the answer of one never
+    stopped, and on one thread searches exactly its nodes, in whichever games
+    it plays: the real one, the relaxed one first, the rank-free one after
+    16 nodes."""
+    if games == "relaxed-first":
+        monkeypatch.setattr(paranoid, "RELAXED_MIN_CARDS", 0)
+    if games == "rank-free-tried":
+        monkeypatch.setattr(paranoid, "RANK_FREE_MIN_CARDS", 0)
+        monkeypatch.setattr(paranoid, "RANK_FREE_AFTER_NODES", 16)
+    stops = 0
+    for position, seat in _varied_positions(9, 10, 5):
+        for need in range(1, position.coins_left + 1):
+            whole = ParanoidSearch(TranspositionTable(1), None, None, threads=threads)
+            answer = whole.wins_at_least(position, seat, need)
+            stopped = ParanoidSearch(TranspositionTable(1), None, None, threads=threads)
+            for _ in range(10 * whole.nodes + 10):  # each stop spends nodes: a search going on ends
+                try:
+                    with stopped.allowance(11):
+                        answer_stopped = stopped.wins_at_least(position, seat, need)
+                    break
+                except BudgetExhausted:
+                    stops += 1
+            else:
+                pytest.fail(f"{position} seat {seat} need {need}: stopped searches do not go on")
+            assert answer_stopped == answer, (position, seat, need)
+            if threads == 1:
+                assert stopped.nodes == whole.nodes, (position, seat, need)
+            assert answer == (naive.guaranteed(position, seat) >= need)
+            assert not stopped.paused  # an answered test is no longer kept
     assert stops > 100
 
 
