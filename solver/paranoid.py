@@ -263,12 +263,12 @@ class ParanoidSearch:
                 budget = _at_most(budget, GROWTH_CHECK_NODES)
             if test.rank_free_due:  # and once to try the rank-free game
                 budget = _at_most(budget, test.nodes_before_rank_free)
-            before = self._entries_written(), self.nodes
+            written, nodes = self._entries_written(), self.nodes
             try:
                 outcomes = run_searches(run, self.threads, budget, self.deadline)
             finally:
-                self.table.written += self._entries_written() - before[0]
-                test.nodes_before_rank_free -= self.nodes - before[1]
+                self.table.written += self._entries_written() - written
+                test.nodes_before_rank_free -= self.nodes - nodes
             answers = [o for o in outcomes if o != k.ABORTED]
             if answers:
                 del self.paused[key]
