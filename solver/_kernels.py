@@ -898,7 +898,7 @@ def paranoid_search(
             if result == DEFERRED:
                 deferred[ply] |= 1 << move_index[ply]
             elif (result == TRUE) == maximizing and rank_free and n_trick[ply] == CHOOSER:
-                continue
+                continue  # decided; its move is a seat, not a card: nothing to learn
             elif (result == TRUE) == maximizing:
                 # cutoff: this card decides the node
                 stats[

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
 import numpy as np
 
@@ -116,14 +116,14 @@ class _PausedTest:
     rank_free_due: bool  # the rank-free game is still to be tried
     nodes_before_rank_free: int  # left to the other games before that try
     rank_free_nodes: int  # left to that try
-    threads: int
+    threads: InitVar[int]
     paths: list = field(init=False)
     relaxed_paths: list = field(init=False)
     rank_free_paths: list = field(init=False)
 
-    def __post_init__(self):
+    def __post_init__(self, threads: int):
         def new_paths(needed: bool = True) -> list:
-            return [k.new_path() for _ in range(self.threads)] if needed else []
+            return [k.new_path() for _ in range(threads)] if needed else []
 
         self.paths = new_paths()
         self.relaxed_paths = new_paths(self.relaxing)
