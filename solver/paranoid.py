@@ -507,11 +507,13 @@ def _in_order_then_rounds(
     with four times the nodes of the last, until every seat is exact."""
     narrow, nodes = _in_order, ORDERED_NODES
     while any(work[seat][0] < work[seat][1] for seat in seats):
-        try:
-            with search.allowance(nodes):
+        with search.allowance(nodes):
+            try:
                 narrow(search, position, seats, work)
-        except BudgetExhausted:
-            narrow, nodes = _in_turns, nodes * 4
+            except BudgetExhausted:
+                if not search.spent():  # the next round would stop the same way, for ever
+                    raise RuntimeError("a search without a budget stopped with nodes left") from None
+                narrow, nodes = _in_turns, nodes * 4
 
 
 def _in_order(

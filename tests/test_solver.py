@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -824,6 +825,29 @@ def test_a_long_solve_without_a_budget_goes_on_in_rounds(monkeypatch):
         last_seat_0 = max(i for i, seat in enumerate(seats_told) if seat == 0)
         interleaved += any(seat == 2 for seat in seats_told[:last_seat_0])
     assert interleaved >= 3
+
+
+def test_a_search_that_stops_with_nodes_left_is_an_error_not_a_hang(monkeypatch):
+    """Rounds without a budget go on only when a round spent its nodes: a
+    search stopping early (a bug) would stop the same way in every round."""
+
+    def stops_at_once(*args):
+        raise BudgetExhausted
+
+    monkeypatch.setattr(paranoid, "run_searches", stops_at_once)
+    outcome = []
+
+    def solve_in_background():
+        try:
+            solve(Position.random(7, 5), seats=(0,), threads=1, card_values=False, line=False)
+        except RuntimeError as error:
+            outcome.append(str(error))
+
+    worker = threading.Thread(target=solve_in_background, daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    assert not worker.is_alive(), "the solve went round for ever"
+    assert outcome == ["a search without a budget stopped with nodes left"]
 
 
 def test_a_share_of_the_budget_is_given_back():
