@@ -56,9 +56,9 @@ EVERY_THREAD_RELAXED_CARDS = 16
 # comes only once a test has searched ``RANK_FREE_AFTER_NODES`` without an
 # answer (the search then goes on exactly where it stopped), so that the
 # tests the real game answers quickly do not pay for it. More would find no
-# more: alone, one thread, up to 270 million nodes, it denied the first point
-# to 2 of the suite's 30 full-deal seats (4.7 and 25.5 million nodes), gave
-# 21 their point and was still searching on 7.
+# other denials: alone, one thread, up to 270 million nodes, it denied the
+# first point to 2 of the suite's 30 full-deal seats (4.7 and 25.5 million
+# nodes) and the second to 4 (0.7-54.2 million), and no others within that.
 RANK_FREE_MIN_CARDS = 16
 RANK_FREE_NODES = 1 << 26
 RANK_FREE_AFTER_NODES = 1 << 25
