@@ -314,6 +314,50 @@ def test_the_rank_free_game_gives_the_same_answers(monkeypatch, threads):
     assert sum(denied) >= 20 and not all(denied), (sum(denied), len(denied))
 
 
+def test_a_search_keeps_what_its_tests_proved():
+    """A test a search has answered, or one that an answer settles (any point
+    below a proven one, any above a denied one), is answered again with no
+    search, and rightly."""
+    answered_again = 0
+    for position, seat in _varied_positions(47, 12, 4):
+        value = naive.guaranteed(position, seat)
+        search = ParanoidSearch(TranspositionTable(1), None, None)
+        search.wins_at_least(position, seat, value)
+        search.wins_at_least(position, seat, value + 1)
+        nodes = search.nodes
+        for need in range(-1, position.coins_left + 2):
+            assert search.wins_at_least(position, seat, need) == (value >= need), (str(position), seat)
+            answered_again += 1
+        assert search.nodes == nodes
+    assert answered_again > 50
+
+
+def test_a_second_point_test_tries_the_first_point_rank_free(monkeypatch):
+    """A test of the second point tries the first point in the rank-free
+    game before its own: where that denies it the seat's value is settled
+    at 0, and the first point's test is then answered with no search."""
+    monkeypatch.setattr(paranoid, "RANK_FREE_MIN_CARDS", 0)
+    monkeypatch.setattr(paranoid, "RANK_FREE_AFTER_NODES", 16)
+    settled = 0
+    for position, seat in _varied_positions(31, 40, 5):
+        if position.coins_left < 2:
+            continue
+        search = ParanoidSearch(TranspositionTable(1), None, None)
+        assert search.wins_at_least(position, seat, 2) == (naive.guaranteed(position, seat) >= 2)
+        if search.nodes <= 16:  # answered before the rank-free try was due
+            continue
+        low, high = search.proven[paranoid._seat_key(position, seat)]
+        if high == 0:
+            settled += 1
+            assert naive.guaranteed(position, seat) == 0, (str(position), seat)
+            nodes = search.nodes
+            assert not search.wins_at_least(position, seat, 1)
+            assert search.nodes == nodes
+        else:
+            assert naive.rank_free_guaranteed(position, seat) >= 1, (str(position), seat)
+    assert settled >= 5, settled
+
+
 def rank_free_search_answers(position: Position, seat: int, need: int) -> bool:
     """The compiled search of the rank-free game alone (no exact search after it)."""
     search = ParanoidSearch(TranspositionTable(1), None, None, kernels.RANK_FREE, relaxed=False)
@@ -570,7 +614,10 @@ def test_a_test_the_budget_stops_goes_on_where_it_stopped(monkeypatch, games, th
             if threads == 1:
                 assert stopped.nodes == whole.nodes, (position, seat, need)
             assert answer == (naive.guaranteed(position, seat) >= need)
-            assert not stopped.paused  # an answered test is no longer kept
+            # an answered test is no longer kept (a test of the second point may
+            # leave the first point's, whose rank-free try it made)
+            assert set(stopped.paused) <= {paranoid._test_key(position, seat, 1)} - {
+                paranoid._test_key(position, seat, need)}
     assert stops > 100
 
 
