@@ -68,10 +68,10 @@ RANK_FREE_AFTER_NODES = 1 << 25
 # one deal's seat worth 4)
 RANK_FREE_MAX_NEED = 2
 # A test of the second point tries the first point in the rank-free game
-# before its own, within this many nodes (which the first point's test, if
-# asked later, does not get again): its denial settles the value at 0 and
-# came cheaper where both were found, 4.7 and 25.5 million nodes against 6.2
-# and 54.2 million (one thread).
+# before its own, with this many nodes of the first point's try (whose own
+# test, if asked later, goes on with the rest): its denial settles the value
+# at 0 and came cheaper where both were found, 4.7 and 25.5 million nodes
+# against 6.2 and 54.2 million (one thread).
 FIRST_POINT_NODES = 1 << 25
 # Under a budget the seats take turns (``_in_turns``), and this share of a
 # seat's turn goes on its usual tests before the upper-bound tests from the
@@ -342,9 +342,12 @@ class ParanoidSearch:
         try:
             denied = self._rank_free_denies(test, lambda *args: search(*args, need=1))
         finally:
+            share_spent = test.rank_free_nodes < self.threads
             test.rank_free_nodes += rest
         if denied:
             self._answer(position, seat, 1, False)
+        elif share_spent:  # no answer yet: the first point's own test tries on
+            test.rank_free_due = True
         return denied
 
     def _new_test(self, position: Position, seat: int, need: int) -> _PausedTest:

@@ -358,6 +358,28 @@ def test_a_second_point_test_tries_the_first_point_rank_free(monkeypatch):
     assert settled >= 5, settled
 
 
+def test_the_first_points_try_goes_on_in_its_own_test(monkeypatch):
+    """Where a second point's test used up its share of the first point's
+    rank-free try without an answer, the first point's own test still has
+    the rest of that try to make, and answers rightly."""
+    monkeypatch.setattr(paranoid, "RANK_FREE_MIN_CARDS", 0)
+    monkeypatch.setattr(paranoid, "RANK_FREE_AFTER_NODES", 16)
+    monkeypatch.setattr(paranoid, "FIRST_POINT_NODES", 2)
+    left = 0
+    for position, seat in _varied_positions(31, 40, 5):
+        if position.coins_left < 2:
+            continue
+        search = ParanoidSearch(TranspositionTable(1), None, None)
+        search.wins_at_least(position, seat, 2)
+        first_point = search.paused.get(paranoid._test_key(position, seat, 1))
+        if first_point is not None:
+            left += 1
+            assert first_point.rank_free_due
+            assert first_point.rank_free_nodes > paranoid.RANK_FREE_NODES - 8
+            assert search.wins_at_least(position, seat, 1) == (naive.guaranteed(position, seat) >= 1)
+    assert left >= 5, left
+
+
 def rank_free_search_answers(position: Position, seat: int, need: int) -> bool:
     """The compiled search of the rank-free game alone (no exact search after it)."""
     search = ParanoidSearch(TranspositionTable(1), None, None, kernels.RANK_FREE, relaxed=False)
