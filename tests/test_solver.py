@@ -332,18 +332,26 @@ def test_a_search_keeps_what_its_tests_proved():
     assert answered_again > 50
 
 
-def test_a_second_point_test_tries_the_first_point_rank_free(monkeypatch):
-    """A test of the second point tries the first point in the rank-free
-    game before its own: where that denies it the seat's value is settled
-    at 0, and the first point's test is then answered with no search."""
+def _after_a_second_point_test(monkeypatch):
+    """Small positions, each with the search that has just answered its
+    seat's second point (checked against the naive solver), the rank-free
+    game tried once a test has searched 16 nodes."""
     monkeypatch.setattr(paranoid, "RANK_FREE_MIN_CARDS", 0)
     monkeypatch.setattr(paranoid, "RANK_FREE_AFTER_NODES", 16)
-    settled = 0
     for position, seat in _varied_positions(31, 40, 5):
         if position.coins_left < 2:
             continue
         search = ParanoidSearch(TranspositionTable(1), None, None)
         assert search.wins_at_least(position, seat, 2) == (naive.guaranteed(position, seat) >= 2)
+        yield position, seat, search
+
+
+def test_a_second_point_test_tries_the_first_point_rank_free(monkeypatch):
+    """A test of the second point tries the first point in the rank-free
+    game before its own: where that denies it the seat's value is settled
+    at 0, and the first point's test is then answered with no search."""
+    settled = 0
+    for position, seat, search in _after_a_second_point_test(monkeypatch):
         if search.nodes <= 16:  # answered before the rank-free try was due
             continue
         low, high = search.proven[paranoid._seat_key(position, seat)]
@@ -362,15 +370,9 @@ def test_the_first_points_try_goes_on_in_its_own_test(monkeypatch):
     """Where a second point's test used up its share of the first point's
     rank-free try without an answer, the first point's own test still has
     the rest of that try to make, and answers rightly."""
-    monkeypatch.setattr(paranoid, "RANK_FREE_MIN_CARDS", 0)
-    monkeypatch.setattr(paranoid, "RANK_FREE_AFTER_NODES", 16)
     monkeypatch.setattr(paranoid, "FIRST_POINT_NODES", 2)
     left = 0
-    for position, seat in _varied_positions(31, 40, 5):
-        if position.coins_left < 2:
-            continue
-        search = ParanoidSearch(TranspositionTable(1), None, None)
-        search.wins_at_least(position, seat, 2)
+    for position, seat, search in _after_a_second_point_test(monkeypatch):
         first_point = search.paused.get(paranoid._test_key(position, seat, 1))
         if first_point is not None:
             left += 1
