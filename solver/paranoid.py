@@ -239,12 +239,12 @@ class ParanoidSearch:
         tests answer is kept (``proven``): a test they already answer is not
         searched again.
         """
-        trick = np.full(2, -1, dtype=np.int64)
-        trick[: len(position.trick)] = position.trick
-        hands = np.array(position.hands, dtype=np.int64)
         low, high = self.proven.setdefault(_seat_key(position, seat), [0, position.coins_left])
         if need <= low or need > high:
             return need <= low
+        trick = np.full(2, -1, dtype=np.int64)
+        trick[: len(position.trick)] = position.trick
+        hands = np.array(position.hands, dtype=np.int64)
         test = self._paused_test(position, seat, need)
         self.busy[:] = 0  # marks left by searches that were stopped
 
@@ -334,20 +334,12 @@ class ParanoidSearch:
         if self.proven[_seat_key(position, seat)][0] >= 1:
             return False
         test = self._paused_test(position, seat, 1)
-        allowed = FIRST_POINT_NODES - (RANK_FREE_NODES - test.rank_free_nodes)  # what it has not spent
-        if not test.rank_free_due or allowed < self.threads:
+        share = FIRST_POINT_NODES - (RANK_FREE_NODES - test.rank_free_nodes)  # what it has not spent
+        if not test.rank_free_due or share < self.threads:
             return False
-        rest = test.rank_free_nodes - allowed
-        test.rank_free_nodes = allowed
-        try:
-            denied = self._rank_free_denies(test, lambda *args: search(*args, need=1))
-        finally:
-            share_spent = test.rank_free_nodes < self.threads
-            test.rank_free_nodes += rest
+        denied = self._rank_free_denies(test, lambda *args: search(*args, need=1), share)
         if denied:
             self._answer(position, seat, 1, False)
-        elif share_spent:  # no answer yet: the first point's own test tries on
-            test.rank_free_due = True
         return denied
 
     def _new_test(self, position: Position, seat: int, need: int) -> _PausedTest:
@@ -371,10 +363,12 @@ class ParanoidSearch:
             threads=self.threads,
         )
 
-    def _rank_free_denies(self, test: _PausedTest, search: Callable) -> bool:
+    def _rank_free_denies(self, test: _PausedTest, search: Callable, share: int | None = None) -> bool:
         """Does the rank-free game (``k.RANK_FREE``) show, within
         ``RANK_FREE_NODES``, that the seat cannot be sure of the test's points?
-        A budget running out pauses the try with its test."""
+        A budget running out pauses the try with its test; so does ``share``
+        (at most that many of the try's nodes), the rest of the try staying due."""
+        allowance = test.rank_free_nodes if share is None else min(share, test.rank_free_nodes)
         self.busy[:] = 0
 
         def run(thread: int, budget: int, stop: np.ndarray) -> int:
@@ -386,14 +380,14 @@ class ParanoidSearch:
 
         before = self.nodes
         try:
-            outcomes = run_searches(run, self.threads, _at_most(self.nodes_left, test.rank_free_nodes),
-                                    self.deadline)
+            outcomes = run_searches(run, self.threads, _at_most(self.nodes_left, allowance), self.deadline)
         finally:
-            test.rank_free_nodes -= self.nodes - before
+            spent = self.nodes - before
+            test.rank_free_nodes -= spent
         answers = [o for o in outcomes if o != k.ABORTED]
-        if not answers and test.rank_free_nodes >= self.threads and self.spent():
+        if not answers and allowance - spent >= self.threads and self.spent():
             raise BudgetExhausted
-        test.rank_free_due = False
+        test.rank_free_due = not answers and share is not None and test.rank_free_nodes >= self.threads
         return bool(answers) and answers[0] == k.FALSE
 
     def _time_to_grow(self) -> bool:
