@@ -841,6 +841,17 @@ def test_a_seat_out_of_reach_leaves_the_others_their_turn():
     assert low <= alone[0] <= high
 
 
+def test_a_full_deals_tests_start_at_the_first_point():
+    """A full deal's tests start at 1 point, which the relaxed game can prove;
+    a smaller position's at 2."""
+    for cards, first in ((16, 1), (12, 2)):
+        told = []
+        solve(Position.random(5, cards), seats=(0,), max_nodes=5_000, card_values=False, line=False,
+              threads=1, table=TranspositionTable(8), progress=told.append)  # fmt: skip
+        questions = [m for m in told if m.startswith("seat 0: ")]
+        assert questions[0].endswith(f"can it be sure of {first}?"), (cards, questions[0])
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_upper_bound_tests_from_the_top_reach_the_value(seed):
     rng = random.Random(seed)
