@@ -125,6 +125,11 @@ def _at_most(nodes: int | None, cap: int) -> int:
     return cap if nodes is None else min(nodes, cap)
 
 
+def _full_deal(position: Position) -> bool:
+    """Is it a full deal, whose tests start lower and get more of a turn?"""
+    return position.cards_per_hand >= FULL_DEAL_CARDS
+
+
 def _seat_key(position: Position, seat: int) -> tuple:
     """What tells one seat's value at one position from another."""
     return position.hands, position.leader, position.trick, seat
@@ -468,7 +473,7 @@ class ParanoidSearch:
         sets (at 12 cards it saves on positions worth 1 or more and costs on
         those worth 0).
         """
-        need = 1 if position.cards_per_hand >= FULL_DEAL_CARDS else 2
+        need = 1 if _full_deal(position) else 2
         while bounds[0] < bounds[1]:
             need = min(max(need, bounds[0] + 1), bounds[1])
             need += 1 if self._test(position, seat, bounds, need) else -1
@@ -611,11 +616,12 @@ def _in_turns(
 
 
 def _turn(search: ParanoidSearch, position: Position, seat: int, bounds: list[int]) -> None:
-    """The usual tests on a share of the turn; if they run out, upper-bound
-    tests from the top, which in full deals prove a low ceiling (or the
-    value) where the usual first test is out of reach."""
-    full_deal = position.cards_per_hand >= FULL_DEAL_CARDS
-    _within(search, FULL_DEAL_VALUE_SHARE if full_deal else VALUE_SHARE, search.value, position, seat, bounds)
+    """The usual tests on a share of the turn (a larger one in full deals);
+    if they run out, upper-bound tests from the top, which in full deals
+    prove a low ceiling (or the value) where the usual first test is out of
+    reach."""
+    share = FULL_DEAL_VALUE_SHARE if _full_deal(position) else VALUE_SHARE
+    _within(search, share, search.value, position, seat, bounds)
     search.lower_ceiling(position, seat, bounds)
 
 
