@@ -204,7 +204,7 @@ def grown_table_megabytes(cards_per_hand: int) -> int:
     20.6 s, 45.6 s against 43.9 s, 42.1 s against 42.0 s).
 
     Full deals: a proof that a seat can score stores 120-175 million
-    positions (README, "How large a proof must be"); two threads found one
+    positions (docs/search-notes.md, "How large a proof must be"); two threads found one
     in 789-985 s in a table that doubled from 256 MiB to 4 GiB, and had not
     after 1,800 s in one that grew to 512 MiB. Full deals the search
     finishes in seconds never fill their first 256 MiB, so they do not grow.
