@@ -68,8 +68,15 @@ RANK_FREE_AFTER_NODES = 1 << 25
 # ... and only for the first two points, where its denials were found: tried
 # for every need, the full deals in runs spent it on the proofs of their
 # seats worth 3 or more (two tries of 67 million nodes each, in vain, on
-# one deal's seat worth 4)
+# one deal's seat worth 4).
 RANK_FREE_MAX_NEED = 2
+# The tests from the top (``lower_ceiling``), which expect a denial, try it
+# at any need, with this many nodes: alone (one thread) it denied the
+# ceiling the benchmark's full deals were left at to 7 seats whose ceiling
+# is 3 or 4 points, in 1.6-172 million nodes. On the 10 full deals, 120 s
+# each, two threads, one machine: intervals 52 points wide in all against
+# 61, with 2^26 nodes 57.
+CEILING_RANK_FREE_NODES = 1 << 27
 # A test of the second point tries the first point in the rank-free game
 # before its own, with this many nodes of the first point's try (whose own
 # test, if asked later, goes on with the rest): its denial settles the value
@@ -236,7 +243,7 @@ class ParanoidSearch:
             "first_card_cutoffs": {"pair": first_share(0), "seat": first_share(1)},
         }
 
-    def wins_at_least(self, position: Position, seat: int, need: int) -> bool:
+    def wins_at_least(self, position: Position, seat: int, need: int, ceiling: bool = False) -> bool:
         """Can ``seat`` be sure of ``need`` more points from ``position``?
 
         For the first point (``RELAXED_MAX_NEED``) the last thread (the only
@@ -250,7 +257,9 @@ class ParanoidSearch:
         it has no proof. From ``RANK_FREE_MIN_CARDS`` a hand, a test they
         have not answered within ``RANK_FREE_AFTER_NODES`` is tried in the
         rank-free game (``_rank_free_denies``; a test of a
-        higher point tries the first point there first). A test the budget
+        higher point tries the first point there first), up to
+        ``RANK_FREE_MAX_NEED`` points, or at any need for a test of the
+        ``ceiling`` (``lower_ceiling``, with ``CEILING_RANK_FREE_NODES``). A test the budget
         stops is paused (``_PausedTest``): asked again, it goes on. What the
         tests answer is kept (``proven``): a test they already answer is not
         searched again.
@@ -261,7 +270,7 @@ class ParanoidSearch:
         trick = np.full(2, -1, dtype=np.int64)
         trick[: len(position.trick)] = position.trick
         hands = np.array(position.hands, dtype=np.int64)
-        test = self._paused_test(position, seat, need)
+        test = self._paused_test(position, seat, need, ceiling)
         self.busy[:] = 0  # marks left by searches that were stopped
 
         def search(thread: int, budget: int, stop: np.ndarray, options: int, busy, path,
@@ -327,10 +336,10 @@ class ParanoidSearch:
                 # search on in the larger table: what was proven is still there
                 self.table.grow(k.PARANOID_BUCKET, self.threads)
 
-    def _paused_test(self, position: Position, seat: int, need: int) -> _PausedTest:
+    def _paused_test(self, position: Position, seat: int, need: int, ceiling: bool = False) -> _PausedTest:
         """The test where a budget stopped it, or a new one; kept until answered."""
         key = _test_key(position, seat, need)
-        test = self.paused.get(key) or self._new_test(position, seat, need)
+        test = self.paused.get(key) or self._new_test(position, seat, need, ceiling)
         self.paused[key] = test
         return test
 
@@ -358,7 +367,7 @@ class ParanoidSearch:
             self._answer(position, seat, 1, False)
         return denied
 
-    def _new_test(self, position: Position, seat: int, need: int) -> _PausedTest:
+    def _new_test(self, position: Position, seat: int, need: int, ceiling: bool) -> _PausedTest:
         """A test not yet begun, and the games it is to play (``wins_at_least``)."""
         # the last thread (in full deals every thread) plays the relaxed game
         # first (not when the seat plays to the pair's two cards: the relaxed
@@ -373,9 +382,9 @@ class ParanoidSearch:
         return _PausedTest(
             relaxing=relaxing,
             every_thread_relaxed=relaxing and position.cards_per_hand >= EVERY_THREAD_RELAXED_CARDS,
-            rank_free_due=position.cards_per_hand >= RANK_FREE_MIN_CARDS and need <= RANK_FREE_MAX_NEED,
+            rank_free_due=position.cards_per_hand >= RANK_FREE_MIN_CARDS and (ceiling or need <= RANK_FREE_MAX_NEED),
             nodes_before_rank_free=RANK_FREE_AFTER_NODES,
-            rank_free_nodes=RANK_FREE_NODES,
+            rank_free_nodes=CEILING_RANK_FREE_NODES if ceiling else RANK_FREE_NODES,
             threads=self.threads,
         )
 
@@ -483,12 +492,12 @@ class ParanoidSearch:
         """Lower ``bounds[1]`` one point at a time while the seat cannot be sure
         of it: far above the value these tests are cheap, even in full deals."""
         while bounds[0] < bounds[1]:
-            self._test(position, seat, bounds, bounds[1])
+            self._test(position, seat, bounds, bounds[1], ceiling=True)
 
-    def _test(self, position: Position, seat: int, bounds: list[int], need: int) -> bool:
+    def _test(self, position: Position, seat: int, bounds: list[int], need: int, ceiling: bool = False) -> bool:
         """Can ``seat`` be sure of ``need`` points? ``bounds`` learns the answer."""
         self.tell(f"seat {seat}: {bounds[0]}-{bounds[1]} points, can it be sure of {need}?")
-        if self.wins_at_least(position, seat, need):
+        if self.wins_at_least(position, seat, need, ceiling):
             bounds[0] = need
             return True
         bounds[1] = need - 1

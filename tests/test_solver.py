@@ -863,6 +863,41 @@ def test_upper_bound_tests_from_the_top_reach_the_value(seed):
         assert bounds == [naive.guaranteed(position, seat)] * 2, (str(position), seat)
 
 
+def test_tests_from_the_top_try_the_rank_free_game_at_any_need(monkeypatch):
+    """Tests of the ceiling (``lower_ceiling``) try the rank-free game above
+    ``RANK_FREE_MAX_NEED`` too, where its denials lower the ceiling: the
+    value comes out as the naive solver's, some tries above that need deny,
+    and the usual tests (``value``) make no try there."""
+    monkeypatch.setattr(paranoid, "RANK_FREE_MIN_CARDS", 0)
+    monkeypatch.setattr(paranoid, "RANK_FREE_AFTER_NODES", 16)
+    asked, tries = [], {"ceiling": [], "value": []}
+    wins_at_least, rank_free_denies = ParanoidSearch.wins_at_least, ParanoidSearch._rank_free_denies
+
+    def asking(self, position, seat, need, ceiling=False):
+        asked.append((need, ceiling))
+        try:
+            return wins_at_least(self, position, seat, need, ceiling)
+        finally:
+            asked.pop()
+
+    def trying(self, test, search, share=None):
+        denied = rank_free_denies(self, test, search, share)
+        need, ceiling = asked[-1]
+        if share is None and need > paranoid.RANK_FREE_MAX_NEED:  # the test's own try, not the first point's
+            tries["ceiling" if ceiling else "value"].append(denied)
+        return denied
+
+    monkeypatch.setattr(ParanoidSearch, "wins_at_least", asking)
+    monkeypatch.setattr(ParanoidSearch, "_rank_free_denies", trying)
+    for position, seat in _varied_positions(53, 60, 5):
+        value = naive.guaranteed(position, seat)
+        for narrow in (ParanoidSearch.lower_ceiling, ParanoidSearch.value):
+            bounds = [0, position.coins_left]
+            narrow(ParanoidSearch(TranspositionTable(1), None, None), position, seat, bounds)
+            assert bounds == [value, value], (str(position), seat, narrow.__name__)
+    assert sum(tries["ceiling"]) >= 5 and not tries["value"], tries
+
+
 @pytest.mark.parametrize("mode", ["paranoid", "both"])
 def test_ctrl_c_keeps_what_was_proven(mode):
     """KeyboardInterrupt during a solve raises SolveInterrupted (still a
