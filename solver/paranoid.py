@@ -256,10 +256,10 @@ class ParanoidSearch:
         plays the relaxed game first, and all start on the exact search if
         it has no proof. From ``RANK_FREE_MIN_CARDS`` a hand, a test they
         have not answered within ``RANK_FREE_AFTER_NODES`` is tried in the
-        rank-free game (``_rank_free_denies``; a test of a
-        higher point tries the first point there first), up to
-        ``RANK_FREE_MAX_NEED`` points, or at any need for a test of the
-        ``ceiling`` (``lower_ceiling``, with ``CEILING_RANK_FREE_NODES``). A test the budget
+        rank-free game (``_rank_free_denies``; a test of a higher point
+        tries the first point there first), up to ``RANK_FREE_MAX_NEED``
+        points, or at any need for a test of the ``ceiling``
+        (``lower_ceiling``, with ``CEILING_RANK_FREE_NODES``). A test the budget
         stops is paused (``_PausedTest``): asked again, it goes on. What the
         tests answer is kept (``proven``): a test they already answer is not
         searched again.
@@ -490,7 +490,8 @@ class ParanoidSearch:
 
     def lower_ceiling(self, position: Position, seat: int, bounds: list[int]) -> None:
         """Lower ``bounds[1]`` one point at a time while the seat cannot be sure
-        of it: far above the value these tests are cheap, even in full deals."""
+        of it: far above the value these tests are cheap, even in full deals,
+        and nearer it the rank-free game denies some the real one cannot."""
         while bounds[0] < bounds[1]:
             self._test(position, seat, bounds, bounds[1], ceiling=True)
 
