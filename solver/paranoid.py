@@ -75,7 +75,7 @@ RANK_FREE_MAX_NEED = 2
 # ceiling the benchmark's full deals were left at to 7 seats whose ceiling
 # is 3 or 4 points, in 1.6-172 million nodes. On the 10 full deals, 120 s
 # each, two threads, one machine: intervals 52 points wide in all against
-# 61, with 2^26 nodes 57.
+# 61, with 2^26 nodes 57, with 2^28 53.
 CEILING_RANK_FREE_NODES = 1 << 27
 # A test of the second point tries the first point in the rank-free game
 # before its own, with this many nodes of the first point's try (whose own
