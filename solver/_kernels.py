@@ -138,10 +138,6 @@ CHOICE_UNIT = 64
 # after the trick
 RANK_FREE = 8
 CHOOSER = 3  # ``n_trick`` of that node: the trick is down, its taker not chosen
-# no enhanced transposition cutoffs (``_child_entry_decides``)
-NO_ETC = 16
-# ... which are looked for at the trick's last card from this many cards in hand
-ETC_MIN_CARDS = 12
 
 # stats slots: nodes, table hits and stores, then cutoffs counted by
 # [searching seat or pair][cards already in the trick][first card or later],
@@ -626,46 +622,6 @@ def _add_choices(moves, ply, n, seat, mover, lead, nt, trick_cards, seat_hand):
 
 
 @njit
-def _child_entry_decides(tt, table_mask, seat, target, mover, lead, c0, c1, h0, h1, h2, scratch):
-    """Enhanced transposition cutoff at a trick's last card: does the table
-    already hold, for one of the mover's cards, the trick boundary it leads
-    to, decided the mover's way? Then so is this node, before any child is
-    searched. Returns TRUE or FALSE and the card for such a node, else -1."""
-    hands_live = h0 | h1 | h2
-    codes = np.empty(4, dtype=np.int64)
-    for suit in range(4):
-        codes[suit] = _suit_code(h0, h1, hands_live, suit)
-    mover_hand = h0 if mover == 0 else (h1 if mover == 1 else h2)
-    n = move_representatives(mover_hand, hands_live, scratch)
-    for i in range(n):
-        card = scratch[i]
-        bit = 1 << card
-        winner = (lead + trick_winner(c0, c1, card)) % 3
-        points = coin_count(c0) + coin_count(c1) + coin_count(card)
-        child_need = target - points if winner == seat else target
-        live = hands_live ^ bit
-        if mover == seat and child_need <= 0:
-            return TRUE, card
-        if mover != seat and child_need > popcount(live & COINS_MASK):
-            return FALSE, card
-        suit = card // 12
-        code = _suit_code(h0 & ~bit, h1 & ~bit, live, suit)  # only the card's suit changes
-        key_a = 0
-        for s in range(3):
-            key_a |= (code if s == suit else codes[s]) << (20 * s)
-        key_b = (code if suit == 3 else codes[3]) | (winner << 20) | (seat << 22)
-        slot = _tt_find(tt, key_a, key_b, _key_index(key_a, key_b, table_mask), PARANOID_BUCKET)
-        if slot < 0:
-            continue
-        data = tt[slot, 1]
-        if mover == seat and _tt_low(data) >= child_need:
-            return TRUE, card
-        if mover != seat and _tt_high(data) < child_need:
-            return FALSE, card
-    return -1, -1
-
-
-@njit
 def paranoid_search(
     seat,
     need,
@@ -739,8 +695,6 @@ def paranoid_search(
     relaxed = options & RELAXED
     rank_free = options & RANK_FREE
     scores = np.empty(MAX_MOVES, dtype=np.int64)
-    scratch = np.empty(MAX_MOVES, dtype=np.int64)
-    etc = not options & (NO_TABLE | NO_ETC | RELAXED | RANK_FREE)
     busy_mask = busy.shape[0] - 1  # 0: one thread, nothing to share
     table_mask = tt.shape[0] - PARANOID_BUCKET
 
@@ -863,16 +817,6 @@ def paranoid_search(
                 entry_nodes[ply] = nodes
                 tt_key[ply, 0] = key_a
                 tt_key[ply, 1] = key_b
-            if nt == 2 and etc and popcount(h0 | h1 | h2) >= ETC_MIN_CARDS:
-                decided, card = _child_entry_decides(
-                    tt, table_mask, seat, target, mover, lead,
-                    trick_cards[ply, 0], trick_cards[ply, 1], h0, h1, h2, scratch,
-                )
-                if decided >= 0:  # a cutoff: the history learns its card
-                    history[((mover - seat) % 3) * 3 + 2, card] += 1 + popcount(hands[ply, mover])
-                    result = decided
-                    entering = False
-                    continue
             if busy_mask and not (rank_free and nt == CHOOSER) and popcount(h0 | h1 | h2) >= busy_min_cards:
                 signature = _node_signature(
                     h0, h1, h2, lead, nt,
