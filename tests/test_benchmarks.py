@@ -98,6 +98,32 @@ def test_full_deals_are_run_for_every_seat(tmp_path):
     assert "seats proven" in bench.markdown(report)
 
 
+def test_repeat_keeps_the_run_of_median_time(monkeypatch):
+    times = iter([3.0, 1.0, 2.0, 4.0])
+    monkeypatch.setattr(bench, "run_position", lambda *args: {"seconds": next(times), "nodes": 7})
+    record = bench.run_repeated(None, 1.0, 1, (0,), 3)
+    assert record["seconds"] == 2.0
+    assert record["repeat_seconds"] == [3.0, 1.0, 2.0] and record["repeat_nodes"] == [7, 7, 7]
+    assert bench.run_repeated(None, 1.0, 1, (0,), 1) == {"seconds": 4.0, "nodes": 7}
+
+
+def test_repeated_runs_are_saved_with_every_run(tmp_path):
+    report = bench.main(["--sizes", "6", "--quick", "--repeat", "2", "--threads", "1",
+                         "--output", str(tmp_path / "solver.json")])
+    assert report["options"]["repeat"] == 2
+    for record in report["positions"]:
+        assert record["seconds"] == min(record["repeat_seconds"])  # the lower middle of two
+        assert record["repeat_nodes"] == [record["nodes"]] * 2  # one thread repeats exactly
+    assert "the run of median time of 2" in bench.markdown(report)
+
+
+@pytest.mark.parametrize("argv", [["--repeat", "0"], ["--repeat", "x"]])
+def test_bad_repeat_is_a_usage_error(argv):
+    with pytest.raises(SystemExit) as exit:
+        bench.main(argv)
+    assert exit.value.code == 2
+
+
 @pytest.mark.parametrize("sizes", ["7", "6,x"])
 def test_bad_sizes_are_a_usage_error(sizes):
     with pytest.raises(SystemExit) as exit:
