@@ -483,9 +483,8 @@ def main(argv: list[str] | None = None) -> dict | None:
         cap, seats = ((args.time_cap, ALL_SEATS) if cards in (FULL_DEAL, RUNS)
                       else (args.ending_cap, (0,)))
         records += [record | {"cards": cards} for record in run_all(
-            lambda p: run_repeated(p, cap, args.threads, seats, args.repeat), positions,
-            f"{cards} cards",
-            console)]  # fmt: skip
+            lambda p: run_repeated(p, cap, args.threads, seats, args.repeat),
+            positions, f"{cards} cards", console)]  # fmt: skip
     options = {"sizes": sizes, "quick": args.quick, "time_cap": args.time_cap,
                "ending_cap": args.ending_cap, "threads": args.threads, "held_out": args.held_out,
                "repeat": args.repeat}
