@@ -161,6 +161,7 @@ def run_position(position: Position, cap: float, threads: int = DEFAULT_THREADS,
         "tt_decided": stats["tt_decided"],
         "deferred": stats["deferred"],
         "first_card_cutoffs": stats["first_card_cutoffs"],
+        "probes": stats["probes"],
     }
 
 

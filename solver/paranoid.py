@@ -23,30 +23,43 @@ from .table import TranspositionTable, grown_table_megabytes, shared_table
 from .threads import BudgetExhausted, nothing_left, per_thread_counters, run_searches
 
 BUSY_SLOTS = 1 << 16  # nodes being searched, marked for the other threads
-_NO_BUSY = np.zeros(1, dtype=np.int64)  # the relaxed game's search marks none
-# The relaxed game is tried for the first point only: there proofs are
-# dearest against denials. Tried for every need, the full deals in runs
+# The relaxed game is tried before the exact search for the first point only:
+# there proofs are dearest against denials. Tried for every need, the full deals in runs
 # (values up to 4; the relaxed tests of the second to fourth points cost
 # more than they saved) took 121 s in all against 62 s; for the first point
 # only, 66 s (two threads).
 RELAXED_MAX_NEED = 1
-# ... and from this many cards a hand: in smaller endings relaxed proofs are
-# hardly smaller (8 cards: 0.62-0.92 times the real ones), and on two threads
-# the relaxed thread spent more than it saved: against the run before the
-# relaxed game, 1.27 times the nodes in all at 6 cards (geometric mean of
-# the ratios 1.43), 1.32 at 8 (1.39), 1.02 at 10 (1.23); 0.69 at 12 (1.07).
-# Played from 12 cards only, the 6-, 8- and 10-card endings then took 0.72,
-# 0.75 and 0.93 times the nodes of the run with it everywhere.
-RELAXED_MIN_CARDS = 12
-# From this many cards a hand (full deals) every thread plays the relaxed game
-# first, sharing its ``busy`` marks. Two threads, full deal #3 of the suite,
-# seat 1 sure of 1 point: 203 s against 415 s with one relaxed thread (1.29
-# against 3.17 billion nodes). The cost is in the denials, where the relaxed
-# game has no proof: 39 s against 24 s and 5.7 s against 4.2 s (two seats
-# worth 0 of full deal #2); the full deals in runs took 62 s in all against
-# 60 s. At 14 cards the denials won: 1.34 times the nodes on the 6 endings
-# proven, 5 of them worth 0.
-EVERY_THREAD_RELAXED_CARDS = 16
+# ... in full deals (from this many cards a hand), where every thread plays
+# it before the exact search, sharing its ``busy`` marks, and all start on the
+# exact search if it has no proof. Two threads, full deal #3 of the suite,
+# seat 1 sure of 1 point: 203 s against 415 s with one relaxed thread beside
+# one exact one (1.29 against 3.17 billion nodes). The cost is in the
+# denials, where the relaxed game has no proof: 39 s against 24 s and 5.7 s
+# against 4.2 s (two seats worth 0 of full deal #2); the full deals in runs
+# took 62 s in all against 60 s. In smaller endings probes (below) do better.
+RELAXED_MIN_CARDS = 16
+# From this many cards a hand, and below full deals, the exact search probes
+# the pair's cards (``k.PROBES``): at the pair's nodes where the seat holds at
+# least ``PROBE_MIN_CARDS``, each card after the first is searched in the
+# relaxed game first, whose proof that the card loses is a real one. A
+# denial's cost is mostly the pair's wrong cards, each refuted by a proof (in
+# 12-card ending #10 half the nodes went on wrong cards at one node, the
+# pair's first answer in the first trick), and relaxed proofs are several
+# times smaller. The 12-card endings, two threads, the run of median time of
+# three: median 1.40 s against 2.06 s, 18 of 20 exact against 16 (geometric
+# mean of the node ratios 0.80), the relaxed game no longer played before the
+# exact search (beside probes it cost more than it saved: one thread, median
+# 2.69 s without probes, 3.47 s with both, 2.18 s with probes alone); 14
+# cards, 6 of 10 exact against 5. One thread, the 10-card endings took 0.61
+# times the nodes in all but the cheap ones more (geometric mean 1.01), so
+# not below 12 cards. In full deals the relaxed game before the exact search
+# stays, and probes beside it did not pay: 7 of 30 seats exact against 6,
+# intervals 65 points wide in all against 66 (within the scatter), the deals
+# in runs a median of 8.9 s against 6.6 s.
+PROBES_MIN_CARDS = 12
+# ... at nodes where the seat holds this many cards or more: 5 to 8 searched
+# about as many nodes in all at 10 and 12 cards (one thread), 9 more
+PROBE_MIN_CARDS = 7
 # From this many cards a hand a test is also tried in the
 # rank-free game (``k.RANK_FREE``), where every trick that two or more cards
 # of Cups, Swords or Clubs decide goes to whichever seat that played them the
@@ -155,8 +168,8 @@ class _PausedTest:
     again: a seat's next turn (``_in_turns``) no longer searches its
     unfinished test again from the root."""
 
-    relaxing: bool  # the relaxed game is still being played (some threads)
-    every_thread_relaxed: bool  # ... by every thread
+    relaxing: bool  # the relaxed game is still being played (by every thread)
+    probes: int  # the option bits of the exact search's probes (``k.probe_options``), or 0
     rank_free_due: bool  # the rank-free game is still to be tried
     nodes_before_rank_free: int  # left to the other games before that try
     rank_free_nodes: int  # left to that try
@@ -183,9 +196,10 @@ class ParanoidSearch:
     back to them last (ABDADA), so they share out the tree instead of racing
     through it. Measured on eight 12-card endings, 2 threads: 16-19 s in all
     against 28 s on one thread, and 21-22 s when the second thread only
-    broke ties the other way (lazy SMP). But first the last thread, or in
-    full deals every thread, plays the relaxed game (``wins_at_least``;
-    ``relaxed=False``: never).
+    broke ties the other way (lazy SMP). From 12 cards a hand the exact
+    search probes the pair's cards in the relaxed game, and in full deals
+    every thread first plays the relaxed game alone (``wins_at_least``;
+    ``relaxed=False``: neither).
     """
 
     def __init__(
@@ -225,8 +239,10 @@ class ParanoidSearch:
     def counters(self) -> dict:
         """What the searches did, summed over threads (for profiling): nodes;
         table probes, hits (an entry found) and decided (its bounds answered);
-        nodes deferred to another thread; and per side the share of cutoffs
-        made by the first card tried."""
+        nodes deferred to another thread; per side the share of cutoffs
+        made by the first card tried; and the probes of the pair's cards in
+        the relaxed game that proved the card loses and that did not, with
+        the nodes each kind took."""
         total = self.stats.sum(axis=0)
         cutoffs = total[k.STAT_CUTOFFS : k.STAT_CUTOFFS + 12].reshape(2, 3, 2)  # side, trick, later
 
@@ -241,20 +257,23 @@ class ParanoidSearch:
             "tt_decided": int(total[k.STAT_TT_DECIDED]),
             "deferred": int(total[k.STAT_DEFERRED]),
             "first_card_cutoffs": {"pair": first_share(0), "seat": first_share(1)},
+            "probes": {
+                kind: {"count": int(total[stat]), "nodes": int(total[stat + 1])}
+                for kind, stat in (("proved", k.STAT_PROBES_PROVED), ("failed", k.STAT_PROBES_FAILED))
+            },
         }
 
     def wins_at_least(self, position: Position, seat: int, need: int, ceiling: bool = False) -> bool:
         """Can ``seat`` be sure of ``need`` more points from ``position``?
 
-        For the first point (``RELAXED_MAX_NEED``) the last thread (the only
-        one, on one thread) first plays the relaxed game (``k.RELAXED``: the
-        pair chooses which of its seats takes a trick its own two cards
-        decide), where the seat can do no better than in the real one but a
-        proof is several times smaller: if the seat is sure of ``need``
-        there, that answers; if not, the thread joins the others' exact
-        search. In full deals (``EVERY_THREAD_RELAXED_CARDS``) every thread
-        plays the relaxed game first, and all start on the exact search if
-        it has no proof. From ``RANK_FREE_MIN_CARDS`` a hand, a test they
+        The relaxed game (``k.RELAXED``: the pair chooses which of its seats
+        takes a trick its own two cards decide) is one where the seat can do
+        no better than in the real one but a proof is several times smaller.
+        From ``PROBES_MIN_CARDS`` a hand the exact search probes the pair's
+        cards there (``k.PROBES``); in full deals (``RELAXED_MIN_CARDS``)
+        every thread first plays it alone for the first point
+        (``RELAXED_MAX_NEED``): a proof there answers, and without one all
+        start on the exact search. From ``RANK_FREE_MIN_CARDS`` a hand, a test they
         have not answered within ``RANK_FREE_AFTER_NODES`` is tried in the
         rank-free game (``_rank_free_denies``; a test of a higher point
         tries the first point there first), up to ``RANK_FREE_MAX_NEED``
@@ -284,23 +303,15 @@ class ParanoidSearch:
             )  # fmt: skip
 
         def run(thread: int, budget: int, stop: np.ndarray) -> int:
-            if test.relaxing and (test.every_thread_relaxed or thread == self.threads - 1):
-                before = self.stats[thread][k.STAT_NODES]
-                busy = self.busy if test.every_thread_relaxed else _NO_BUSY
-                outcome = search(thread, budget, stop, self.options | k.RELAXED, busy, test.relaxed_paths[thread])
-                if outcome == k.TRUE:
+            if test.relaxing:
+                outcome = search(thread, budget, stop, self.options | k.RELAXED, self.busy, test.relaxed_paths[thread])
+                if outcome == k.FALSE:  # no proof there: all threads start again on the real game
+                    test.relaxing = False
+                    outcome = k.ABORTED
+                if outcome != k.ABORTED or not test.relaxing:
                     stop[0] = 1
-                if outcome != k.FALSE:
-                    return outcome
-                test.relaxing = False
-                if test.every_thread_relaxed:  # all threads start again on the real game
-                    stop[0] = 1
-                    return k.ABORTED
-                if budget:
-                    budget -= self.stats[thread][k.STAT_NODES] - before
-                    if budget <= 0:
-                        return k.ABORTED
-            outcome = search(thread, budget, stop, self.options, self.busy, test.paths[thread])
+                return outcome
+            outcome = search(thread, budget, stop, self.options | test.probes, self.busy, test.paths[thread])
             if outcome != k.ABORTED:
                 stop[0] = 1
             return outcome
@@ -317,7 +328,7 @@ class ParanoidSearch:
                 budget = _at_most(budget, GROWTH_CHECK_NODES)
             if test.rank_free_due:  # and once to try the rank-free game
                 budget = _at_most(budget, test.nodes_before_rank_free)
-            written, nodes = self._entries_written(), self.nodes
+            written, nodes, relaxing = self._entries_written(), self.nodes, test.relaxing
             try:
                 outcomes = run_searches(run, self.threads, budget, self.deadline)
             finally:
@@ -326,8 +337,7 @@ class ParanoidSearch:
             answers = [o for o in outcomes if o != k.ABORTED]
             if answers:
                 return self._answer(position, seat, need, answers[0] == k.TRUE)
-            if test.every_thread_relaxed and not test.relaxing:  # the relaxed game has no proof
-                test.every_thread_relaxed = False
+            if relaxing and not test.relaxing:  # the relaxed game has no proof
                 self.busy[:] = 0
                 continue
             if not (growing or test.rank_free_due) or self.spent():
@@ -369,19 +379,21 @@ class ParanoidSearch:
 
     def _new_test(self, position: Position, seat: int, need: int, ceiling: bool) -> _PausedTest:
         """A test not yet begun, and the games it is to play (``wins_at_least``)."""
-        # the last thread (in full deals every thread) plays the relaxed game
-        # first (not when the seat plays to the pair's two cards: the relaxed
-        # search gives the pair its choice with its second card, which is then
-        # already down)
+        # in full deals every thread plays the relaxed game first (not when
+        # the seat plays to the pair's two cards: the relaxed search gives the
+        # pair its choice with its second card, which is then already down);
+        # in smaller endings from PROBES_MIN_CARDS the exact search probes
+        cards = position.cards_per_hand
         relaxing = (
             self.relaxed
             and need <= RELAXED_MAX_NEED
-            and position.cards_per_hand >= RELAXED_MIN_CARDS
+            and cards >= RELAXED_MIN_CARDS
             and not (len(position.trick) == 2 and position.to_move == seat)
         )
+        probing = self.relaxed and PROBES_MIN_CARDS <= cards < RELAXED_MIN_CARDS
         return _PausedTest(
             relaxing=relaxing,
-            every_thread_relaxed=relaxing and position.cards_per_hand >= EVERY_THREAD_RELAXED_CARDS,
+            probes=k.probe_options(PROBE_MIN_CARDS) if probing else 0,
             rank_free_due=position.cards_per_hand >= RANK_FREE_MIN_CARDS and (ceiling or need <= RANK_FREE_MAX_NEED),
             nodes_before_rank_free=RANK_FREE_AFTER_NODES,
             rank_free_nodes=CEILING_RANK_FREE_NODES if ceiling else RANK_FREE_NODES,

@@ -116,7 +116,7 @@ def solve(
     tables of your own size (default: shared tables made on first use, the
     paranoid one sized for the position);
     ``use_table``, ``equivalence`` and ``relaxed`` (the paranoid search's
-    first try in the relaxed game) turn those speed-ups off, for tests and
+    use of the relaxed game: probes and first tries) turn those speed-ups off, for tests and
     measurements; ``threads`` runs each search on that many threads at once.
     ``progress``, if given, is called with a line of text each time the search
     starts a new question (for a status line during a long solve). Ctrl-C

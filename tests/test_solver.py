@@ -223,19 +223,55 @@ def check_option_cases(**options) -> None:
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
-@pytest.mark.parametrize("every_thread", [False, True], ids=["last-thread", "every-thread"])
-def test_the_relaxed_game_first_gives_the_same_answers(monkeypatch, every_thread, threads):
+def test_the_relaxed_game_first_gives_the_same_answers(monkeypatch, threads):
     """The relaxed game first on small positions (``RELAXED_MIN_CARDS`` set to
-    0): the last thread plays it beside the exact search and joins that search
-    where it has no proof, or (full deals' scheme, ``EVERY_THREAD_RELAXED_CARDS``)
-    every thread plays it and all start again on the real game (every 5th case)."""
+    0): every thread plays it, and all start again on the real game where it
+    has no proof (every 5th case)."""
     monkeypatch.setattr(paranoid, "RELAXED_MIN_CARDS", 0)
-    monkeypatch.setattr(paranoid, "EVERY_THREAD_RELAXED_CARDS", 0 if every_thread else 99)
     check_option_cases(threads=threads)
     # seat 0 is sure of a point here, but not in the relaxed game
     position = Position.parse("A72.A86.9.K N.3.K3.A963 9.J2.J8.854 0 -")
     assert not relaxed_search_answers(position, 0, 1)
     assert solve(position, seats=0, card_values=False, threads=threads).guaranteed[0] == 1
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_probes_in_the_relaxed_game_give_the_same_answers(monkeypatch, threads):
+    """The exact search probing the pair's cards in the relaxed game at every
+    node of the pair (``PROBES_MIN_CARDS`` 0, ``PROBE_MIN_CARDS`` 1): the
+    twin's values on every 5th case, and the probes both prove cards losing
+    (their proof spares the real search) and fail to (the card is then
+    searched in the real game)."""
+    monkeypatch.setattr(paranoid, "PROBES_MIN_CARDS", 0)
+    monkeypatch.setattr(paranoid, "PROBE_MIN_CARDS", 1)
+    check_option_cases(threads=threads)
+    probes = {"proved": 0, "failed": 0}
+    for _, position in OPTION_CASES:
+        stats = solve(position, card_values=False, line=False, threads=threads,
+                      table=TranspositionTable(1)).search_stats["probes"]
+        for kind in probes:
+            assert (stats[kind]["count"] > 0) == (stats[kind]["nodes"] > 0)
+            probes[kind] += stats[kind]["count"]
+    assert probes["proved"] > 50 and probes["failed"] > 20, probes
+
+
+def test_probes_wait_for_the_hand_size_they_are_set_for():
+    """As set, only endings of ``PROBES_MIN_CARDS`` a hand or more probe, not
+    full deals (which play the relaxed game first instead), and never with
+    ``relaxed=False``."""
+    small = Position.random(3, cards=paranoid.PROBES_MIN_CARDS - 1, leader=0)
+    large = Position.random(3, cards=paranoid.PROBES_MIN_CARDS, leader=0)
+
+    def probes(position, **options):
+        stats = solve(position, seats=0, card_values=False, line=False, max_nodes=2_000_000, threads=1,
+                      table=TranspositionTable(64), **options).search_stats["probes"]
+        return stats["proved"]["count"] + stats["failed"]["count"]
+
+    assert probes(small) == 0 and probes(large, relaxed=False) == 0 and probes(large) > 0
+    search = ParanoidSearch(TranspositionTable(1), None, None)
+    full_deal = search._new_test(Position.random(3), 0, 1, ceiling=False)
+    assert full_deal.probes == 0 and full_deal.relaxing
+    assert search._new_test(large, 0, 1, ceiling=False).probes != 0
 
 
 def relaxed_search_answers(position: Position, seat: int, need: int) -> bool:
@@ -607,15 +643,18 @@ def test_a_search_stopped_to_check_the_table_goes_on_where_it_stopped(monkeypatc
 
 
 @pytest.mark.parametrize("threads", [1, 3])
-@pytest.mark.parametrize("games", ["real", "relaxed-first", "rank-free-tried"])
+@pytest.mark.parametrize("games", ["real", "relaxed-first", "probed", "rank-free-tried"])
 def test_a_test_the_budget_stops_goes_on_where_it_stopped(monkeypatch, games, threads):
     """A test stopped by its budget every 11 nodes and asked again each time
     (as a seat's turns ask it under a budget) finds the answer of one never
     stopped, and on one thread searches exactly its nodes, in whichever games
-    it plays: the real one, the relaxed one first, the rank-free one after
-    16 nodes."""
+    it plays: the real one, the relaxed one first, the real one probing the
+    pair's cards in the relaxed one, the rank-free one after 16 nodes."""
     if games == "relaxed-first":
         monkeypatch.setattr(paranoid, "RELAXED_MIN_CARDS", 0)
+    if games == "probed":
+        monkeypatch.setattr(paranoid, "PROBES_MIN_CARDS", 0)
+        monkeypatch.setattr(paranoid, "PROBE_MIN_CARDS", 1)
     if games == "rank-free-tried":
         monkeypatch.setattr(paranoid, "RANK_FREE_MIN_CARDS", 0)
         monkeypatch.setattr(paranoid, "RANK_FREE_AFTER_NODES", 16)
