@@ -380,6 +380,19 @@ def _tt_find(tt, key_a, key_b, index, bucket):
 
 
 @njit
+def _own_entry(tt, tt_slot, tt_key, ply):
+    """The slot and data word of the entry the node at ``ply`` took, or slot
+    -1 if another position has replaced it since (threads and replacement
+    both can)."""
+    slot = tt_slot[ply]
+    if slot >= 0:
+        data = tt[slot, 1]
+        if _tt_matches(tt, slot, data, tt_key[ply, 0], tt_key[ply, 1]):
+            return slot, data
+    return -1, 0
+
+
+@njit
 def _tt_write(tt, slot, key_a, key_b, data):
     """Slot words: ``key_b`` and the 32-bit ``data`` in one, ``key_a`` XOR
     that word in the other (so a slot torn by two threads writing at once
@@ -899,24 +912,19 @@ def paranoid_search(
             # the node at ``ply`` is decided: ``result`` (or deferred)
             if busy_slot[ply] >= 0 and busy[busy_slot[ply]] == busy_mark[ply]:
                 busy[busy_slot[ply]] = 0
-            slot = tt_slot[ply]
+            slot, data = _own_entry(tt, tt_slot, tt_key, ply)
             if slot >= 0:
-                # the entry may have been replaced meanwhile: check the key again
-                key_a = tt_key[ply, 0]
-                key_b = tt_key[ply, 1]
-                data = tt[slot, 1]
-                if _tt_matches(tt, slot, data, key_a, key_b):
-                    stats[STAT_TT_STORES] += 1
-                    low = _tt_low(data)
-                    high = _tt_high(data)
-                    if result == TRUE:
-                        low = max(low, needs[ply])
-                    else:
-                        high = min(high, needs[ply] - 1)
-                    _tt_write(
-                        tt, slot, key_a, key_b,
-                        _tt_pack(low, high, _tt_move(data), _work(nodes - entry_nodes[ply])),
-                    )
+                stats[STAT_TT_STORES] += 1
+                low = _tt_low(data)
+                high = _tt_high(data)
+                if result == TRUE:
+                    low = max(low, needs[ply])
+                else:
+                    high = min(high, needs[ply] - 1)
+                _tt_write(
+                    tt, slot, tt_key[ply, 0], tt_key[ply, 1],
+                    _tt_pack(low, high, _tt_move(data), _work(nodes - entry_nodes[ply])),
+                )
             if ply == 0:
                 stats[STAT_NODES] = nodes
                 path[PATH_PAUSED, 0] = 0
@@ -946,18 +954,13 @@ def paranoid_search(
                     ] += 1
                     if game[ply] == root_game:  # probes leave the order to the game searched
                         history[((mover - seat) % 3) * 3 + n_trick[ply], card] += 1 + popcount(hands[ply, mover])
-                    slot = tt_slot[ply]
+                    slot, data = _own_entry(tt, tt_slot, tt_key, ply)
                     if slot >= 0:
-                        data = tt[slot, 1]
-                        key_a = tt_key[ply, 0]
-                        key_b = tt_key[ply, 1]
-                        if _tt_matches(tt, slot, data, key_a, key_b):
-                            live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
-                            move = _relative_card(card, live)
-                            _tt_write(
-                                tt, slot, key_a, key_b,
-                                _tt_pack(_tt_low(data), _tt_high(data), move, _tt_worth(data)),
-                            )
+                        live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
+                        _tt_write(
+                            tt, slot, tt_key[ply, 0], tt_key[ply, 1],
+                            _tt_pack(_tt_low(data), _tt_high(data), _relative_card(card, live), _tt_worth(data)),
+                        )
                     continue
                 probe[ply] = PROBE_NONE
                 if not second_pass[ply]:
