@@ -98,6 +98,19 @@ def test_full_deals_are_run_for_every_seat(tmp_path):
     assert "seats proven" in bench.markdown(report)
 
 
+def test_all_seats_solves_every_seat_of_the_endings(tmp_path, capsys):
+    report = bench.main(["--sizes", "6", "--quick", "--all-seats",
+                         "--output", str(tmp_path / "solver.json")])
+    assert report["options"]["all_seats"]
+    for record in report["positions"]:
+        assert record["seats"] == [0, 1, 2] and record["exact"]
+        assert record["values"] == solve(record["position"], card_values=False,
+                                         line=False).guaranteed
+    assert report["sizes"]["6"]["seats"] == 3 * bench.QUICK_POSITIONS
+    assert "Every seat's guaranteed value" in capsys.readouterr().out
+    assert "all three seats' values of the endings too" in bench.markdown(report)
+
+
 def test_repeat_keeps_the_run_of_median_time(monkeypatch):
     times = iter([3.0, 1.0, 2.0, 4.0])
     monkeypatch.setattr(bench, "run_position", lambda *args: {"seconds": next(times), "nodes": 7})
