@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar
 
@@ -22,6 +23,54 @@ _pool: ThreadPoolExecutor | None = None
 
 class BudgetExhausted(Exception):
     """Raised when a search's node or time budget is spent before it answers."""
+
+
+class Cancel:
+    """Stops, from any thread, the searches of a thread that is not the main
+    one, as Ctrl-C stops the main thread's: ``cancel.set()`` sets their stop
+    flags, and each search of the thread inside ``with cancel.watching():``
+    winds up and raises KeyboardInterrupt (``solve`` then raises
+    ``SolveInterrupted`` with what was proven). A server runs each request's
+    solves so, to cancel them on the user's word."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._stops: list[np.ndarray] = []
+        self.is_set = False
+
+    def set(self) -> None:
+        with self._lock:
+            self.is_set = True
+            for stop in self._stops:
+                stop[0] = 1
+
+    @contextmanager
+    def watching(self) -> Iterator[Cancel]:
+        """The searches this thread runs within the block stop on ``set``."""
+        _watched.cancel = self
+        try:
+            yield self
+        finally:
+            _watched.cancel = None
+
+    @contextmanager
+    def _stopping(self, stop: np.ndarray) -> Iterator[None]:
+        """``set`` fills ``stop`` within the block; raises KeyboardInterrupt
+        before and after it once set."""
+        with self._lock:
+            if self.is_set:
+                raise KeyboardInterrupt
+            self._stops.append(stop)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._stops.remove(stop)
+        if self.is_set:
+            raise KeyboardInterrupt
+
+
+_watched = threading.local()  # .cancel: the Cancel the thread's searches watch
 
 
 def helper_pool() -> ThreadPoolExecutor:
@@ -58,7 +107,8 @@ def run_searches(
     Each compiled search gets an equal share of ``nodes_left`` (``budget``;
     0: no limit) and stops soon after ``stop[0]`` is set: by the search that
     answers first, by a timer at ``deadline`` (a ``time.perf_counter()``
-    value), or by Ctrl-C. Raises BudgetExhausted when nothing is left to spend.
+    value), by Ctrl-C, or by the thread's ``Cancel``. Raises BudgetExhausted
+    when nothing is left to spend.
 
     A compiled search holds its thread until it returns, and Python handles
     Ctrl-C only in the main thread between bytecodes, so from the main thread
@@ -76,8 +126,12 @@ def run_searches(
         timer = threading.Timer(deadline - time.perf_counter(), stop.fill, (1,))
         timer.daemon = True
         timer.start()
+    cancel = getattr(_watched, "cancel", None)
     try:
-        return _run_all(lambda t: search(t, budget, stop), threads, stop)
+        if cancel is None:
+            return _run_all(lambda t: search(t, budget, stop), threads, stop)
+        with cancel._stopping(stop):
+            return _run_all(lambda t: search(t, budget, stop), threads, stop)
     finally:
         if timer is not None:
             timer.cancel()
