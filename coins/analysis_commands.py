@@ -20,16 +20,13 @@ from analysis import (
     MAIN_LINE,
     Analysis,
     Review,
-    analyze,
-    decision_graph,
     equivalent_cards,
-    review,
     write_graph,
 )
 from solver import Position
 from solver.cards import SEATS, Card
 
-from . import render
+from . import api, render
 from .notice import compile_notice
 
 BEST_MARK = "+"  # max^n: the most own points for the mover
@@ -51,9 +48,8 @@ def analyze_command(args: argparse.Namespace) -> None:
     when everyone then plays for themselves; + marks the best). Decisions
     where the max^n card is not paranoid-optimal are flagged.
     """
-    position = Position.parse(" ".join(args.position))
     compile_notice()
-    result = analyze(position, args.max_nodes, args.time_limit)
+    result = api.analyze_position(args)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -70,9 +66,8 @@ def review_command(args: argparse.Namespace) -> None:
     everyone playing for themselves), the running score, and a summary per
     seat.
     """
-    record = " ".join(args.record)
     compile_notice()
-    result = review(record, args.max_nodes, args.time_limit)
+    result = api.review_record(args)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -89,12 +84,8 @@ def graph_command(args: argparse.Namespace) -> None:
     .png or .pdf (drawn by Graphviz's dot), .dot/.gv, .graphml, .json
     (networkx node-link).
     """
-    position = Position.parse(" ".join(args.position))
     compile_notice()
-    graph = decision_graph(
-        position, args.depth, args.mode, args.unit, args.optimal_only,
-        max_positions=args.max_positions, max_nodes=args.max_nodes, time_limit=args.time_limit,
-    )  # fmt: skip
+    graph = api.graph_of(args)
     path = write_graph(graph, args.out)
     print(
         f"wrote {path}: {graph.number_of_nodes()} positions, {graph.number_of_edges()} edges "

@@ -16,9 +16,9 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from solver import CoinsError, Position, SolveInterrupted, TranspositionTable, solve
+from solver import CoinsError
 
-from . import analysis_commands, batch_commands, play_commands, render
+from . import analysis_commands, api, batch_commands, play_commands, render
 from .notice import compile_notice
 
 
@@ -41,16 +41,9 @@ def solve_command(args: argparse.Namespace) -> None:
     --time-limit stops it, or Ctrl-C; then the output says so and gives the
     proven interval instead.
     """
-    position = Position.parse(" ".join(args.position))
     compile_notice()
-    seats = (0, 1, 2) if args.seat is None else (args.seat,)
-    table = None if args.memory is None else TranspositionTable(args.memory)
-    try:
-        with search_status() as progress:
-            result = solve(position, seats, args.max_nodes, args.time_limit, mode=args.mode,
-                           table=table, progress=progress)  # fmt: skip
-    except SolveInterrupted as stop:
-        result = stop.result
+    with search_status() as progress:
+        result = api.solve_position(args, progress)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -80,7 +73,7 @@ def deal_command(args: argparse.Namespace) -> None:
 
     The same --seed always gives the same position.
     """
-    print(Position.random(args.seed, args.cards, args.leader))
+    print(api.deal_position(args))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,25 +25,13 @@ from analysis.hint import (
     DEFAULT_SAMPLES,
     DEFAULT_TIME_LIMIT,
     SAMPLERS,
-    hint,
 )
-from solver import CoinsError, Record, solve
-from solver.cards import Card
+from solver import CoinsError
 from solver.match import DEFAULT_TARGET
 
-from . import render
+from . import api, render
 from .game import TerminalGame
 from .notice import compile_notice
-
-OPEN_HAND_CARDS = 8  # show the open-hand values beside a hint up to this many cards a hand
-
-
-def _read_view(text: str) -> Record:
-    """A record (``... | cards``), a view with ``?`` hands, or a bare position."""
-    text = text.strip()
-    if "|" not in text:
-        text += " |"
-    return Record.parse(text)
 
 
 def hint_command(args: argparse.Namespace) -> None:
@@ -60,32 +48,15 @@ def hint_command(args: argparse.Namespace) -> None:
     points for the mover with its standard error, and how often the card was
     the best.
     """
-    record = _read_view(" ".join(args.view))
     compile_notice()
-    result = hint(record, args.samples, args.time_limit, args.seed, args.mode,
-                  sampler=args.sampler)
-    context = None
-    if not record.is_view:
-        final = record.final
-        if final.cards_per_hand <= OPEN_HAND_CARDS:
-            solved = solve(final, (final.to_move,), mode=args.mode, line=False, time_limit=5.0)
-            if solved.exact:
-                mover = final.to_move
-                if args.mode == "maxn":
-                    context = {c: r[mover] for c, r in solved.card_results.items()}
-                else:
-                    context = dict(solved.card_values)
+    answer = api.hint_view(args)
     if args.json:
-        out = result.to_json()
-        out["view"] = str(record if record.is_view else record.view(record.to_move))
-        if context is not None:
-            for entry in out["cards"]:
-                entry["open_hand"] = context[Card.parse(entry["card"])]
-        print(json.dumps(out))
+        print(json.dumps(answer.to_json()))
         return
+    result = answer.result
     console = Console()
-    console.print(f"View {record if record.is_view else record.view(record.to_move)}")
-    console.print(render.hint_table(result, context))
+    console.print(f"View {answer.view}")
+    console.print(render.hint_table(result, answer.context))
     what = "own points, everyone for themselves" if args.mode == "maxn" else "guaranteed points"
     console.print(
         Text(

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from coins import cli, notice
+from coins import api, cli, notice
 from solver import Position, solve
 from solver.maxn import solve_maxn
 
@@ -100,7 +100,7 @@ def test_memory_lends_a_fixed_table_of_that_size(capsys, monkeypatch):
         lent.append(table)
         return solve(*args, table=table, **kwargs)
 
-    monkeypatch.setattr(cli, "solve", solve_noting_the_table)
+    monkeypatch.setattr(api, "solve", solve_noting_the_table)
     _, out, _ = run(capsys, "solve", ENDING, "--memory", "2", "--json")
     [table] = lent
     assert table.megabytes == 2 and not table.can_grow

@@ -1,0 +1,131 @@
+"""What the commands compute, from their parsed options: one function for the command
+line and the web board both.
+
+Each function takes the ``argparse.Namespace`` of its command (parsed from the
+command line, or from the web board's JSON fields by the same parser:
+``coins.web.fields``) and returns a result whose ``to_json()`` is what the
+command's ``--json`` prints. The command renders it for people or prints
+that; the board answers it. So the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import networkx as nx
+
+from analysis import Analysis, Hint, Review, analyze, decision_graph, hint, review
+from solver import (
+    Position,
+    Record,
+    SolveInterrupted,
+    SolveResult,
+    TranspositionTable,
+    solve,
+)
+from solver.cards import Card
+
+OPEN_HAND_CARDS = 8  # a hint on a full position shows the open-hand values up to this many cards a hand
+OPEN_HAND_TIME_LIMIT = 5.0  # seconds for them; beyond it they are left out
+
+
+def _text(words: str | list[str]) -> str:
+    """A positional argument given as words (``nargs="+"``) or as one text."""
+    return words if isinstance(words, str) else " ".join(words)
+
+
+def solve_position(
+    args: argparse.Namespace, progress: Callable[[str], None] | None = None
+) -> SolveResult:
+    """``coins solve``. A solve stopped by Ctrl-C (or a ``solver.threads.Cancel``)
+    returns what it proved, ``interrupted`` set, as a limit would."""
+    position = Position.parse(_text(args.position))
+    seats = (0, 1, 2) if args.seat is None else (args.seat,)
+    table = None if args.memory is None else TranspositionTable(args.memory)
+    try:
+        return solve(position, seats, args.max_nodes, args.time_limit, mode=args.mode,
+                     table=table, progress=progress)  # fmt: skip
+    except SolveInterrupted as stop:
+        return stop.result
+
+
+def analyze_position(args: argparse.Namespace) -> Analysis:
+    """``coins analyze``."""
+    return analyze(Position.parse(_text(args.position)), args.max_nodes, args.time_limit)
+
+
+def review_record(args: argparse.Namespace) -> Review:
+    """``coins review``."""
+    return review(_text(args.record), args.max_nodes, args.time_limit)
+
+
+def graph_of(args: argparse.Namespace) -> nx.DiGraph:
+    """``coins graph``: the graph it writes (``nx.node_link_data`` of it is the
+    JSON file it writes for ``--out FILE.json``)."""
+    position = Position.parse(_text(args.position))
+    return decision_graph(
+        position, args.depth, args.mode, args.unit, args.optimal_only,
+        max_positions=args.max_positions, max_nodes=args.max_nodes, time_limit=args.time_limit,
+    )  # fmt: skip
+
+
+def deal_position(args: argparse.Namespace) -> Position:
+    """``coins deal``."""
+    return Position.random(args.seed, args.cards, args.leader)
+
+
+@dataclass
+class HintAnswer:
+    """``coins hint``'s answer: the view read (``record``), the ranked cards
+    (``result``) and, for a view with every hand open and few cards left, each
+    card's open-hand value (``context``, else None)."""
+
+    record: Record
+    result: Hint
+    context: dict[Card, int] | None
+
+    @property
+    def view(self) -> Record:
+        """What the mover sees: the view given, or the full record with the other hands hidden."""
+        return self.record if self.record.is_view else self.record.view(self.record.to_move)
+
+    def to_json(self) -> dict:
+        out = self.result.to_json() | {"view": str(self.view)}
+        if self.context is not None:
+            for entry in out["cards"]:
+                entry["open_hand"] = self.context[Card.parse(entry["card"])]
+        return out
+
+
+def read_view(text: str) -> Record:
+    """A record (``... | cards``), a view with ``?`` hands, or a bare position."""
+    text = text.strip()
+    if "|" not in text:
+        text += " |"
+    return Record.parse(text)
+
+
+def hint_view(args: argparse.Namespace) -> HintAnswer:
+    """``coins hint``."""
+    record = read_view(_text(args.view))
+    result = hint(record, args.samples, args.time_limit, args.seed, args.mode,
+                  sampler=args.sampler)  # fmt: skip
+    return HintAnswer(record, result, _open_hand_values(record, args.mode))
+
+
+def _open_hand_values(record: Record, mode: str) -> dict[Card, int] | None:
+    """The mover's card values with every hand open, when the record shows every
+    hand and the solve is exact within ``OPEN_HAND_TIME_LIMIT``."""
+    if record.is_view:
+        return None
+    final = record.final
+    if final.cards_per_hand > OPEN_HAND_CARDS:
+        return None
+    solved = solve(final, (final.to_move,), mode=mode, line=False, time_limit=OPEN_HAND_TIME_LIMIT)
+    if not solved.exact:
+        return None
+    if mode == "maxn":
+        return {card: result[final.to_move] for card, result in solved.card_results.items()}
+    return dict(solved.card_values)
