@@ -40,13 +40,76 @@ class LeaveGame(Exception):
     """The user typed quit, or the input ended: ``message`` says which."""
 
 
-class TerminalGame(MatchObserver):
-    """A match to ``target`` between the user at ``seat`` and two bots.
+class SeatAgainstBots(MatchObserver):
+    """The user's seat in a game against two bots, whatever shows it (this
+    module's terminal game, ``coins.web``'s board): the players, what the seed
+    fixes, and the hand so far. Subclasses choose the user's card (``choose``).
 
     ``bots``: the names of the bots to the user's left and right (random,
-    greedy, pimc; ``bot_options`` go to pimc). ``seed`` fixes the first dealer,
-    the deals and the random streams of the bots and hints (default: a fresh
-    seed, printed); with no time limits it fixes the whole game.
+    greedy, pimc; ``bot_options`` go to pimc). ``seed`` fixes the first
+    dealer, the deals and the random streams of the bots and hints (default:
+    a fresh seed); with no time limits it fixes the whole game.
+    """
+
+    def __init__(
+        self,
+        *,
+        seat: int = 0,
+        bots: Sequence[str] = ("greedy", "pimc"),
+        seed: int | None = None,
+        bot_options: dict | None = None,
+    ):
+        if isinstance(seat, bool) or seat not in range(SEATS):
+            raise CoinsError(f"your seat must be 0, 1 or 2, not {seat!r}")
+        if len(bots) != 2:
+            raise CoinsError(f"you play against two bots: name two, not {len(bots)}")
+        self.seat = seat
+        self.names = ["you"] * SEATS  # who played: "seat 1 (greedy)"
+        self.labels = ["you"] * SEATS  # in a line of scores: "greedy"
+        self.players: list = [self] * SEATS
+        for offset, name in zip((1, 2), bots):
+            other = (seat + offset) % SEATS
+            self.names[other] = f"seat {other} ({name})"
+            self.labels[other] = name if bots[0] != bots[1] else f"seat {other} {name}"
+            self.players[other] = make_bot(name, **(bot_options or {}) if name == "pimc" else {})
+        self.seed = secrets.randbits(32) if seed is None else seed
+        master = random.Random(self.seed)
+        self.first_dealer = master.randrange(SEATS)
+        self.deals_seed = master.getrandbits(64)
+        self.hint_rng = random.Random(master.getrandbits(64))
+        self.start: Position | None = None  # the current hand's deal
+        self.moves: list[Card] = []  # the cards played in it so far
+        self.hand_scores = (0, 0, 0)  # the match scores when it began
+        self.scores = (0, 0, 0)  # the match scores now
+        self.hand_number = 0
+
+    def new_match(self, target: int) -> Match:
+        """The match to ``target`` the seed gives, with this seat's players."""
+        return Match(self.players, target, self.first_dealer, seed=self.deals_seed,
+                     observer=self)  # fmt: skip
+
+    def hand_started(self, number, dealer, position, scores) -> None:
+        self.start, self.moves, self.hand_number = position, [], number
+        self.hand_scores = self.scores = scores
+
+    def card_played(self, played: CardPlayed) -> None:
+        self.moves.append(played.card)
+        self.scores = played.scores
+
+    def choose(self, position: Position, seat: int, rng: random.Random) -> Card:
+        """The user's card at ``position``."""
+        raise NotImplementedError
+
+    def view(self) -> Record:
+        """What the user knows now: the hand so far, the other hands hidden."""
+        return Record.of(self.start, self.moves).view(self.seat)
+
+
+class TerminalGame(SeatAgainstBots):
+    """A match to ``target`` between the user at ``seat`` and two bots
+    (``SeatAgainstBots``), played on a console.
+
+    The seed is printed, so a game can be played again.
     ``hints``: show the hint at every turn; ``hint_options`` go to
     ``analysis.hint`` (samples, time_limit, mode). ``echo`` repeats each line
     read, for input that does not come from a terminal (a transcript then
@@ -67,36 +130,14 @@ class TerminalGame(MatchObserver):
         bot_options: dict | None = None,
         echo: bool = False,
     ):
-        if isinstance(seat, bool) or seat not in range(SEATS):
-            raise CoinsError(f"your seat must be 0, 1 or 2, not {seat!r}")
-        if len(bots) != 2:
-            raise CoinsError(f"you play against two bots: name two, not {len(bots)}")
+        super().__init__(seat=seat, bots=bots, seed=seed, bot_options=bot_options)
         self.console = console
         self.read_line = read_line
-        self.seat = seat
-        self.names = ["you"] * SEATS  # who played: "seat 1 (greedy)"
-        self.labels = ["you"] * SEATS  # in a line of scores: "greedy"
-        players: list = [self] * SEATS
-        for offset, name in zip((1, 2), bots):
-            other = (seat + offset) % SEATS
-            self.names[other] = f"seat {other} ({name})"
-            self.labels[other] = name if bots[0] != bots[1] else f"seat {other} {name}"
-            players[other] = make_bot(name, **(bot_options or {}) if name == "pimc" else {})
-        self.seed = secrets.randbits(32) if seed is None else seed
-        master = random.Random(self.seed)
-        first_dealer = master.randrange(SEATS)
-        self.match = Match(players, target, first_dealer, seed=master.getrandbits(64),
-                           observer=self)  # fmt: skip
-        self.hint_rng = random.Random(master.getrandbits(64))
+        self.match = self.new_match(target)
         self.hints = hints
         self.hint_options = hint_options or {}
         self.echo = echo
         self.played: list[Card] = []  # the user's cards, in order
-        self.start: Position | None = None  # the current hand's deal
-        self.moves: list[Card] = []  # the cards played in it so far
-        self.hand_scores = (0, 0, 0)  # the match scores when it began
-        self.scores = (0, 0, 0)  # the match scores now
-        self.hand_number = 0
         self.position: Position | None = None  # at the user's turn: the position
 
     # ----- the match --------------------------------------------------------------------
@@ -119,16 +160,14 @@ class TerminalGame(MatchObserver):
         return result
 
     def hand_started(self, number, dealer, position, scores) -> None:
-        self.start, self.moves, self.hand_number = position, [], number
-        self.hand_scores = self.scores = scores
+        super().hand_started(number, dealer, position, scores)
         leader = self.names[position.leader]
         self.say("")
         self.say(Text(f"Hand {number}: {self.names[dealer]} dealt, {leader} to lead. "
                       f"Score {self._scores(scores)}.", style="bold"))  # fmt: skip
 
     def card_played(self, played: CardPlayed) -> None:
-        self.moves.append(played.card)
-        self.scores = played.scores
+        super().card_played(played)
         if played.seat != self.seat:
             self.say(Text.assemble(f"{self.names[played.seat]} plays ",
                                    render.card_text(played.card), "."))  # fmt: skip
@@ -180,10 +219,6 @@ class TerminalGame(MatchObserver):
         self.played.append(card)
         self.position = None
         return card
-
-    def view(self) -> Record:
-        """What the user knows now: the hand so far, the other hands hidden."""
-        return Record.of(self.start, self.moves).view(self.seat)
 
     def _show(self, position: Position) -> None:
         scores = ", ".join(f"{self.labels[s]} {self.scores[s]} ({position.taken[s]})"
