@@ -18,7 +18,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from solver import CoinsError
 
-from . import analysis_commands, api, batch_commands, play_commands, render
+from . import analysis_commands, api, batch_commands, play_commands, render, web
 from .notice import compile_notice
 
 
@@ -129,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     analysis_commands.register(add)
     batch_commands.register(add)
     play_commands.register(add)
+    web.register(add)
     return parser
 
 

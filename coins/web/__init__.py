@@ -1,0 +1,59 @@
+"""``coins serve``: the board in the browser, a local web application (the ``web`` extra).
+
+``app.create_app`` builds it on Starlette; uvicorn serves it on 127.0.0.1
+only. ``coins.cli`` registers the command with ``web.register(add)``, as it
+does the other command modules; Starlette and uvicorn are imported only when
+the command runs, so the rest of the command line works without them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+import webbrowser
+
+from solver import CoinsError
+
+from .jobs import DEFAULT_TIME_LIMIT
+
+HOST = "127.0.0.1"  # this machine only: the board is for its user, not the network
+DEFAULT_PORT = 8765
+NO_WEB = "coins serve needs the web extra: pip install \"coins-solver[web]\" (or \".[web]\" in a clone)"
+
+
+def serve_command(args: argparse.Namespace) -> None:
+    """Serve the board in the browser on this machine (127.0.0.1), offline.
+
+    The page sets up a position by clicking cards or pasting the notation,
+    shows every card's values (guaranteed and max^n) and the main line, ranks
+    a player's cards from their view (hints), plays hands or matches against
+    the bots and reviews them. Its JSON endpoints (POST /api/solve, analyze,
+    review, hint, graph, deal) take the commands' options as fields and answer
+    what their --json prints. Ctrl-C stops the server.
+    """
+    try:
+        import uvicorn
+
+        from .app import create_app
+    except ImportError:
+        raise CoinsError(NO_WEB) from None
+    app = create_app(args.time_limit)
+    url = f"http://{HOST}:{args.port}/"
+    print(f"Coins board on {url} (Ctrl-C stops it)", flush=True)
+    if args.open:  # once the server is up
+        threading.Timer(1.0, webbrowser.open, (url,)).start()
+    uvicorn.run(app, host=HOST, port=args.port, log_level="warning")
+
+
+def register(add) -> None:
+    """Add ``serve`` through ``coins.cli``'s ``add(name, function)`` helper."""
+    parser = add("serve", serve_command)
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, metavar="P",
+        help=f"the port on 127.0.0.1 (default {DEFAULT_PORT})",
+    )  # fmt: skip
+    parser.add_argument("--open", action="store_true", help="open the board in the browser")
+    parser.add_argument(
+        "--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SEC",
+        help=f"the most seconds one search may take (default {DEFAULT_TIME_LIMIT:g})",
+    )  # fmt: skip
