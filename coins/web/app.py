@@ -203,8 +203,8 @@ def _text_field(fields: dict, name: str) -> str:
 
 def describe(record: Record) -> dict:
     """A position or a view, read for the board to draw: the start (hidden hands
-    None), the cards played since, the tricks completed, the trick on the table
-    and each known hand now."""
+    None), the cards played since, the tricks completed, the trick on the table,
+    each known hand now and the position now (None for a view)."""
     on_table = list(record.trick) + list(record.moves)
     tricks = record.tricks()
     current = on_table[len(tricks) * SEATS:]
@@ -215,6 +215,7 @@ def describe(record: Record) -> dict:
     # who played each card on the table: the tricks' seats in turn from their leaders
     seats = [(lead + i) % SEATS for lead, _, _ in tricks for i in range(SEATS)]
     seats += [(leader + i) % SEATS for i in range(len(current))]
+    sizes = [size - seats[len(record.trick):].count(seat) for seat, size in enumerate(record.hand_sizes)]
     return {
         "text": str(record).removesuffix(" |"),
         "view": record.is_view,
@@ -229,10 +230,11 @@ def describe(record: Record) -> dict:
         "seats": seats,
         "hands": [None if h is None else [str(c) for c in cards_in(h & ~played)]
                   for h in record.hands],  # fmt: skip
-        "sizes": [size - seats[len(record.trick):].count(seat)
-                  for seat, size in enumerate(record.hand_sizes)],
+        "sizes": sizes,
         "taken_now": list(record.taken_after),
         "to_move": record.to_move,
+        "over": not any(sizes),
+        "position": None if record.is_view else str(record.final),
     }
 
 

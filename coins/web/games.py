@@ -19,7 +19,7 @@ import uuid
 from collections import OrderedDict
 
 from solver import CoinsError, Hand, IllegalMoveError, Position, Record
-from solver.cards import HAND_SIZE, SEATS, Card, cards_in
+from solver.cards import HAND_SIZE, SEATS, Card, cards_in, popcount
 from solver.match import CardPlayed
 from solver.rules import first_leader
 
@@ -163,7 +163,8 @@ class WebGame(SeatAgainstBots):
     def state(self) -> dict:
         """What the board shows the user now."""
         with self.changed:
-            hand = 0 if self.start is None else Record.of(self.start, self.moves).final.hands[self.seat]
+            hands = (0, 0, 0) if self.start is None else Record.of(self.start, self.moves).final.hands
+            hand = hands[self.seat]
             in_trick = len(self.moves) % SEATS
             return {
                 "game": self.id,
@@ -177,6 +178,7 @@ class WebGame(SeatAgainstBots):
                 "hand_points": [s - b for s, b in zip(self.scores, self.hand_scores)],
                 "your_turn": self.position is not None and self.card is None,
                 "hand": [str(c) for c in cards_in(hand)],
+                "held": [popcount(h) for h in hands],
                 "trick": self.played[len(self.played) - in_trick:] if in_trick else [],
                 "played": self.played,
                 "last_trick": self.last_trick,
