@@ -103,7 +103,7 @@ def load(base: str, requests: int = 100, timeout: float = 60) -> dict:
     def one(_) -> tuple[int, dict, float]:
         started = time.perf_counter()
         status, body = post(f"{base}/api/solve", {"position": LOAD_POSITION, "mode": "both",
-                                                  "time_limit": 30}, timeout)  # fmt: skip
+                                                  "time_limit": 10}, timeout)  # fmt: skip
         return status, body, time.perf_counter() - started
 
     started = time.perf_counter()

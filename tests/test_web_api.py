@@ -1,0 +1,179 @@
+"""The board's JSON endpoints (``coins serve``), over HTTP on 127.0.0.1.
+
+Expected values: each endpoint answers what its command's ``--json`` prints
+(run here through the command line itself, ``coins.cli.main``), bad input a
+4xx with the library's one-line error, and a burst of requests at once
+comes back whole (``benchmarks.board.load``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.request
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
+pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
+
+from benchmarks.board import load, post, served  # noqa: E402
+from coins import cli  # noqa: E402
+
+ENDING = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"  # README: a six-card ending
+SMALL = "7...2 K.3.. J.6.. 0 - 0,1,0"  # solver/__init__.py's doctest
+# a full deal (RULES.md's example): no solve finishes it in the tests' time
+FULL_DEAL = "982.J8732.K95.AJ542 KNJ7543.96.AN874.96 A6.AKN54.J632.KN873 0 -"
+
+
+@pytest.fixture(scope="module")
+def board():
+    with served(time_limit=20.0) as base:
+        yield base
+
+
+def command_json(capsys, *argv) -> dict:
+    """What ``coins <argv> --json`` prints."""
+    assert cli.main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def without_timing(out: dict) -> dict:
+    return {key: value for key, value in out.items() if key not in ("seconds", "nodes")}
+
+
+@pytest.mark.parametrize("command, fields, argv", [
+    ("solve", {"position": ENDING, "mode": "both"}, ["solve", ENDING, "--mode", "both"]),
+    ("solve", {"position": ENDING, "seat": 1}, ["solve", ENDING, "--seat", "1"]),
+    ("analyze", {"position": SMALL}, ["analyze", SMALL]),
+    ("review", {"record": ENDING + " | 9C 5O 8O 3C"}, ["review", ENDING + " | 9C 5O 8O 3C"]),
+    ("hint", {"view": ENDING, "samples": 4, "seed": 3, "time_limit": 0},
+     ["hint", ENDING, "--samples", "4", "--seed", "3", "--time-limit", "0"]),
+])  # fmt: skip
+def test_an_endpoint_answers_what_its_command_prints(board, capsys, command, fields, argv):
+    status, body = post(f"{board}/api/{command}", fields)
+    assert status == 200
+    expected = command_json(capsys, *argv)
+    if command == "hint":  # its time limit on the board is the server's: both ran every sample
+        assert body["samples"] == expected["samples"] == 4
+        for entry in body["cards"] + expected["cards"]:
+            entry.pop("seconds", None)
+        assert body["cards"] == expected["cards"]
+    else:
+        assert without_timing(body) == without_timing(expected)
+    if command == "analyze":
+        for got, want in zip(body["decisions"], expected["decisions"]):
+            assert without_timing(got) == without_timing(want)
+
+
+def test_graph_and_deal_answer_what_their_commands_write(board, capsys, tmp_path):
+    status, body = post(f"{board}/api/graph", {"position": SMALL, "mode": "maxn"})
+    assert status == 200
+    out = tmp_path / "graph.json"
+    assert cli.main(["graph", SMALL, "--mode", "maxn", "--out", str(out)]) == 0
+    written = json.loads(out.read_text())
+    for graph in (body, written):
+        graph["graph"].pop("seconds")
+    assert body == written
+    capsys.readouterr()
+    status, body = post(f"{board}/api/deal", {"seed": 4, "cards": 5, "leader": 2})
+    assert cli.main(["deal", "--seed", "4", "--cards", "5", "--leader", "2"]) == 0
+    assert status == 200 and body == {"position": capsys.readouterr().out.strip()}
+
+
+BAD = [
+    ("solve", {"position": "J9.J4..52 .K75.6.N8 A753.8.5. 0"}, "5 or 6 fields"),
+    ("solve", {"position": ENDING, "mode": "sideways"}, "invalid choice"),
+    ("solve", {"position": ENDING, "time_limit": "soon"}, "invalid float value"),
+    ("solve", {"position": ENDING, "time_limit": 100000}, "at most"),
+    ("solve", {"position": ENDING, "colour": "red"}, 'no field "colour"'),
+    ("solve", {}, "needs the field position"),
+    ("solve", {"position": ["AO", {"x": 1}]}, "text or number"),
+    ("analyze", {"position": "AO. .. .. 0 -"}, "hand"),
+    ("review", {"record": ENDING + " | 9C 9C"}, "move 2"),
+    ("hint", {"view": "? ? ? 0 -"}, ""),
+    ("hint", {"view": ENDING, "samples": 0}, "samples"),
+    ("graph", {"position": SMALL, "depth": "deep"}, "invalid int value"),
+    ("graph", {"position": SMALL, "out": "/tmp/x.svg"}, 'no field "out"'),
+    ("deal", {"cards": 40}, "cards per hand"),
+    ("position", {"position": "AO"}, "fields"),
+    ("view", {"view": "? KNJ7543.96.AN874.96 ? 0 - | JO KC AO 3C"}, "move 4"),
+    ("play", {"bots": ["greedy"]}, "expected 2 arguments"),
+    ("play", {"cards": 40}, "cards per hand"),
+    ("play/move", {"game": "nothing", "card": "AO"}, "no game"),
+    ("jobs/x/cancel", "not an object", "JSON object"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("endpoint, fields, words", BAD, ids=[f"{e}-{i}" for i, (e, _, _) in enumerate(BAD)])
+def test_bad_input_answers_4xx_with_one_line(board, endpoint, fields, words):
+    status, body = post(f"{board}/api/{endpoint}", fields)
+    if endpoint.startswith("jobs/"):  # a cancel takes no fields: any body is fine
+        assert status == 200 and body["cancelled"] is False
+        return
+    assert 400 <= status < 500, body
+    assert set(body) <= {"error", "field"}
+    assert "\n" not in body["error"] and "Traceback" not in body["error"]
+    assert words in body["error"]
+
+
+def test_not_json_and_no_endpoint(board):
+    request = urllib.request.Request(f"{board}/api/solve", b"{not json", {"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as error:
+        urllib.request.urlopen(request, timeout=30)
+    assert error.value.code == 400 and "not JSON" in json.load(error.value)["error"]
+    status, body = post(f"{board}/api/unknown", {})
+    assert status == 404 and "no endpoint" in body["error"]
+
+
+def test_a_position_error_names_its_field(board):
+    status, body = post(f"{board}/api/solve", {"position": "J9.J4..52 .K75.6.N8 A753.8.5. 5 -"})
+    assert status == 400 and body["field"] == "leader"
+
+
+def test_a_long_solve_shows_progress_and_stops_on_cancel(board):
+    answer = {}
+    thread = threading.Thread(target=lambda: answer.update(zip(
+        ("status", "body"), post(f"{board}/api/solve", {"position": FULL_DEAL, "job": "long-one"})
+    )))  # fmt: skip
+    thread.start()
+    state = {}
+    for _ in range(200):  # the job appears once the request is read
+        with urllib.request.urlopen(f"{board}/api/jobs/long-one", timeout=10) as reply:
+            state = json.load(reply)
+        if not state.get("done") and state["progress"] not in ("waiting for a free worker", "searching"):
+            break
+        time.sleep(0.05)
+    assert state["command"] == "solve" and state["time_limit"] == 20.0
+    assert state["progress"], "the solve says what it is proving"
+    # the server answers other requests while it searches
+    status, body = post(f"{board}/api/solve", {"position": SMALL})
+    assert status == 200 and body["guaranteed"] == [0, 0, 2]
+    status, body = post(f"{board}/api/jobs/long-one/cancel", {})
+    assert body["cancelled"] is True
+    thread.join(timeout=30)
+    assert answer["status"] == 200
+    assert answer["body"]["interrupted"] is True and answer["body"]["exact"] is False
+
+
+def test_a_game_against_two_bots(board):
+    status, state = post(f"{board}/api/play", {"bots": ["greedy", "random"], "cards": 2, "seed": 7})
+    assert status == 200 and state["your_turn"] and len(state["hand"]) == 2
+    game = state["game"]
+    status, body = post(f"{board}/api/play/move", {"game": game, "card": "ZZ"})
+    assert status == 400 and "not a card" in body["error"]
+    while not state["over"]:
+        status, state = post(f"{board}/api/play/move", {"game": game, "card": state["hand"][0]})
+        assert status == 200
+    [hand] = state["hands"]
+    assert hand["complete"] and sum(hand["points"]) == sum(
+        1 for card in hand["record"].split("|")[1].split() if card.endswith("O"))
+    status, body = post(f"{board}/api/play/move", {"game": game, "card": "AO"})
+    assert status == 400 and "not your turn" in body["error"]
+
+
+def test_a_hundred_requests_at_once_all_come_back_right(board):
+    result = load(board, requests=100, timeout=120)
+    assert result["answered"] == result["right"] == 100, result
+    assert result["statuses"] == [200]
