@@ -129,6 +129,13 @@ function showError(box, error, input) {
   if (input) input.setAttribute("aria-invalid", error ? "true" : "false");
 }
 
+// The server refused (a 4xx with the library's one-line error): show it in `box`, beside
+// `input`. Anything else is a bug in the page and goes on up.
+function refused(error, box, input) {
+  if (!(error instanceof ApiError)) throw error;
+  showError(box, error, input);
+}
+
 // ----- a card picker: the 48 cards, clicked into named groups ----------------------------
 // `targets`: [{id, label}]; `exclusive`: a card is in one group at most (else a card may be
 // in several, e.g. a view's hand and the cards played from it). Groups keep click order.
@@ -271,8 +278,7 @@ async function loadPosition(text, { quiet = false, keepHistory = false } = {}) {
     drawPosition(read);
     return read;
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    showError($("position-error"), error, $("position-text"));
+    refused(error, $("position-error"), $("position-text"));
     if (!quiet) $("board").replaceChildren();
     return null;
   }
@@ -366,9 +372,9 @@ async function solveCurrent() {
       position: text, mode: $("solve-mode").value, time_limit: Number($("solve-time").value) || null,
     }, $("solve-status"));
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    (error.field === "position" || /^(hand|leader|trick|taken)/.test(error.field || "") ? showError($("position-error"), error, $("position-text"))
-      : showError($("solve-error"), error));
+    // an error in the position goes beside it; any other beside the solve
+    const inPosition = /^(position|hand|leader|trick|taken)/.test((error && error.field) || "");
+    refused(error, $(inPosition ? "position-error" : "solve-error"), inPosition ? $("position-text") : null);
     return;
   }
   const read = await post("/api/position", { position: solved.position });
@@ -384,8 +390,7 @@ async function playCard(card) {
     await loadPosition(next, { keepHistory: true });
     if (!read.over) await solveCurrent();
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    showError($("solve-error"), error);
+    refused(error, $("solve-error"));
   }
 }
 
@@ -404,8 +409,7 @@ async function analyzeCurrent() {
       position: $("position-text").value, time_limit: Number($("solve-time").value) || null,
     }, $("solve-status"));
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    showError($("solve-error"), error);
+    refused(error, $("solve-error"));
     return;
   }
   const rows = result.decisions.map(d => el("tr", { class: d.disagree ? "parts" : "" },
@@ -433,8 +437,7 @@ $("setup-deal").onclick = async () => {
     const dealt = await post("/api/deal", { cards: Number($("deal-cards").value), leader: Number($("setup-leader").value) });
     await loadPosition(dealt.position);
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    showError($("position-error"), error);
+    refused(error, $("position-error"));
   }
 };
 $("solve").onclick = solveCurrent;
@@ -476,8 +479,7 @@ async function loadView(text, { quiet = false } = {}) {
     drawView(read);
     return read;
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    showError($("view-error"), error, $("view-text"));
+    refused(error, $("view-error"), $("view-text"));
     if (!quiet) $("view-board").replaceChildren();
     return null;
   }
@@ -518,8 +520,7 @@ async function hintView() {
       time_limit: Number($("hint-time").value) || null, mode: $("hint-mode").value, sampler: $("hint-sampler").value,
     }, $("hint-status"));
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    showError($("hint-error"), error);
+    refused(error, $("hint-error"));
     return;
   }
   drawView(read, result);
@@ -564,8 +565,7 @@ async function newGame() {
   try {
     drawGame(await post("/api/play", fields));
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    showError($("play-error"), error);
+    refused(error, $("play-error"));
   } finally {
     $("play-new").disabled = false;
   }
@@ -578,8 +578,7 @@ async function playMyCard(card) {
   try {
     drawGame(await post("/api/play/move", { game: game.game, card }));
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    showError($("play-error"), error);
+    refused(error, $("play-error"));
   }
 }
 
@@ -636,8 +635,7 @@ async function playHint() {
     const result = await post("/api/hint", { view: game.view, time_limit: 2 });
     $("play-hint-result").replaceChildren(hintTable(result));
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    showError($("play-error"), error);
+    refused(error, $("play-error"));
   } finally {
     $("play-hint").disabled = !game.your_turn;
   }
@@ -662,8 +660,7 @@ async function reviewCurrent() {
       record: $("review-text").value, time_limit: Number($("review-time").value) || null,
     }, $("review-status"));
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    showError($("review-error"), error, $("review-text"));
+    refused(error, $("review-error"), $("review-text"));
     return;
   }
   const chips = cards => el("span", {}, ...cards.map(chipEl));
