@@ -13,6 +13,10 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   as edges (equivalent cards merged), values and optimal flags;
   ``write_graph(graph, path)`` saves GraphML, DOT, node-link JSON or, through
   Graphviz, SVG/PNG/PDF.
+- ``estimate(position, time_limit)``: every card's max^n points for the mover
+  in a position of any size: exact where the solver finishes in time,
+  estimated beyond (a search of the next tricks, then a learned evaluation),
+  and marked which.
 - ``hint(view)``: ranked cards for the seat to move from what it sees, by
   determinised Monte Carlo search (sampled deals, open-hand values).
 - ``analysis.bots``: ``random_bot``, ``greedy_bot`` and ``PimcBot``, players
@@ -25,8 +29,10 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   constrained random endings (``coins study``).
 """
 
+from ._common import preferred_card
 from ._common import runs as equivalent_cards
 from .arena import duplicate, matches
+from .estimate import Estimate, estimate
 from .batch import BatchError, BatchOptions, BatchSummary, run_batch
 from .graph import (
     NO_GRAPHVIZ,
@@ -50,6 +56,7 @@ __all__ = [
     "BatchSummary",
     "CardReport",
     "Decision",
+    "Estimate",
     "GraphTooLarge",
     "GraphvizMissing",
     "Hint",
@@ -64,8 +71,10 @@ __all__ = [
     "decision_graph",
     "duplicate",
     "equivalent_cards",
+    "estimate",
     "hint",
     "matches",
+    "preferred_card",
     "review",
     "run_batch",
     "study_lines",

@@ -50,6 +50,24 @@ class Budget:
             raise BudgetSpent
         return {"max_nodes": nodes, "time_limit": seconds}
 
+    def share(self, decisions_left: int) -> Budget:
+        """A budget for one of ``decisions_left`` decisions: a fair share of what is
+        left, four times over (the early decisions are the dear ones), at most all."""
+        left = self._left()
+        part = min(1.0, 4 / max(1, decisions_left))
+        nodes = left["max_nodes"]
+        seconds = left["time_limit"]
+        return Budget(None if nodes is None else max(1, int(nodes * part)),
+                      None if seconds is None else seconds * part)  # fmt: skip
+
+    def estimate_seconds(self, default: float, decisions_left: int) -> float:
+        """Seconds for an estimate: ``default`` with no time limit, else at most a
+        fair share of what is left (raises BudgetSpent when nothing is)."""
+        seconds = self._left()["time_limit"]
+        if seconds is None:
+            return default
+        return min(default, seconds / max(1, decisions_left) * 2)
+
     def paranoid(self, position: Position, seats=(0, 1, 2), **options) -> SolveResult:
         result = solve(position, seats, **self._left(), **options)
         self.nodes += result.nodes
@@ -72,6 +90,19 @@ class Budget:
         maxn = self.maxn(position, line=False)
         best_own = max(result[mover] for result in maxn.card_results.values())
         return paranoid, maxn, paranoid.guaranteed[mover], best_own
+
+
+def preferred_card(card_results: dict, mover: int) -> Card:
+    """The card RULES.md's equilibrium plays, from each card's three-seat result:
+    the most own points, then the smaller of the larger opponent's points, then
+    the first in index order (estimated points compared to 1e-9)."""
+
+    def rank(card):
+        values = card_results[card]
+        opponents = max(v for seat, v in enumerate(values) if seat != mover)
+        return (-round(values[mover], 9), round(opponents, 9), int(card))
+
+    return min(card_results, key=rank)
 
 
 def as_position(position: Position | str) -> Position:

@@ -39,7 +39,7 @@ import networkx as nx
 from solver import CoinsError, Position
 from solver.cards import SEATS, SUIT_LETTERS, SUIT_NAMES, Card, format_hand
 
-from ._common import Budget, BudgetSpent, as_position, points_won, runs
+from ._common import Budget, BudgetSpent, as_position, points_won, preferred_card, runs
 
 MODES = ("paranoid", "maxn")
 UNITS = ("cards", "tricks")
@@ -184,7 +184,7 @@ def _set_values(graph, position: Position, mode: str, budget: Budget, children: 
         node["values"] = list(result.equilibrium)
         if children:
             best = max(r[mover] for r in result.card_results.values())
-            choice = maxn_choice(result.card_results, mover)
+            choice = preferred_card(result.card_results, mover)
             for card, values in result.card_results.items():
                 cards[card] = dict(value=list(values), own=values[mover],
                                    optimal=values[mover] == best, choice=False)  # fmt: skip
@@ -193,19 +193,6 @@ def _set_values(graph, position: Position, mode: str, budget: Budget, children: 
                     for card in run:
                         cards[card]["choice"] = True
     return cards
-
-
-def maxn_choice(card_results: dict, mover: int) -> Card:
-    """The card RULES.md's equilibrium plays, from each card's three-seat result:
-    the most own points, then the smaller of the larger opponent's points, then
-    the first in index order."""
-
-    def rank(card):
-        values = card_results[card]
-        opponents = max(v for seat, v in enumerate(values) if seat != mover)
-        return (-values[mover], opponents, int(card))
-
-    return min(card_results, key=rank)
 
 
 # ----- writing --------------------------------------------------------------

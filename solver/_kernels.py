@@ -1400,3 +1400,193 @@ def maxn_search(
             n_trick[child] = 0
         ply = child
         entering = True
+
+
+# --- Estimates beyond exact reach: a learned leaf value, a depth-limited max^n search ---
+#
+# ``estimate_search`` plays max^n (RULES.md's preference order, on real-valued
+# vectors) for a few tricks and values the trick-boundary positions where it
+# stops with a small network (``value_net``) trained on exact max^n values
+# (``training/``). The network sees a position from its leader: each seat's
+# cards with every suit's live cards moved up to the top ranks (only their
+# order within the suit decides tricks), per-suit and Coins counts, the hand
+# size and the Coins left; it outputs each seat's share of the Coins left.
+
+VALUE_FEATURES = 3 * 48 + 3 * 4 + 3 + 2
+ESTIMATE_ABORTED = -1
+_ESTIMATE_TIE = 1e-9  # real-valued points closer than this count as equal
+
+
+@njit
+def value_features(h_leader, h_next, h_third, x):
+    """Fill ``x`` (VALUE_FEATURES floats) for a trick-boundary position seen from its leader."""
+    x[:] = 0.0
+    live = h_leader | h_next | h_third
+    for suit in range(4):
+        top = suit * 12 + 11  # the next rank to give, from the Ace down
+        for card in range(suit * 12 + 11, suit * 12 - 1, -1):
+            if not live >> card & 1:
+                continue
+            seat = 0 if h_leader >> card & 1 else (1 if h_next >> card & 1 else 2)
+            x[seat * 48 + top] = 1.0
+            x[144 + seat * 4 + suit] += 1.0 / 6
+            if suit == 1:
+                x[156 + seat] += 1.0 / 6
+            top -= 1
+    x[159] = popcount(h_leader) / 16.0
+    x[160] = popcount(live & COINS_MASK) / 12.0
+
+
+@njit
+def value_net(h_leader, h_next, h_third, w1, b1, w2, b2, w3, b3, x):
+    """The network's points for the leader, the next seat and the third, from a
+    trick boundary to the end of the hand (they add up to the Coins left)."""
+    coins = popcount((h_leader | h_next | h_third) & COINS_MASK)
+    if coins == 0:
+        return 0.0, 0.0, 0.0
+    value_features(h_leader, h_next, h_third, x)
+    n1 = b1.shape[0]
+    n2 = b2.shape[0]
+    a1 = b1.copy()
+    for i in range(x.shape[0]):
+        if x[i] != 0.0:
+            xi = x[i]
+            for j in range(n1):
+                a1[j] += xi * w1[i, j]
+    a2 = b2.copy()
+    for i in range(n1):
+        if a1[i] > 0.0:
+            ai = a1[i]
+            for j in range(n2):
+                a2[j] += ai * w2[i, j]
+    z0, z1, z2 = b3[0], b3[1], b3[2]
+    for i in range(n2):
+        if a2[i] > 0.0:
+            z0 += a2[i] * w3[i, 0]
+            z1 += a2[i] * w3[i, 1]
+            z2 += a2[i] * w3[i, 2]
+    top = max(z0, z1, z2)
+    e0, e1, e2 = np.exp(z0 - top), np.exp(z1 - top), np.exp(z2 - top)
+    share = coins / (e0 + e1 + e2)
+    return e0 * share, e1 * share, e2 * share
+
+
+@njit
+def _leaf_value(hands, leader, w1, b1, w2, b2, w3, b3, x, out):
+    """``value_net`` of a trick boundary, written into ``out`` by absolute seat."""
+    a, b, c = value_net(hands[leader], hands[(leader + 1) % 3], hands[(leader + 2) % 3],
+                        w1, b1, w2, b2, w3, b3, x)  # fmt: skip
+    out[leader] = a
+    out[(leader + 1) % 3] = b
+    out[(leader + 2) % 3] = c
+
+
+@njit
+def _estimate_prefers(mover, a, b):
+    """Does ``mover`` take vector ``a`` over ``b``: more own points, then a smaller
+    larger-opponent (RULES.md's order; index order is the order cards are tried)."""
+    own = a[mover] - b[mover]
+    if own > _ESTIMATE_TIE:
+        return True
+    if own < -_ESTIMATE_TIE:
+        return False
+    p, q = (mover + 1) % 3, (mover + 2) % 3
+    return max(a[p], a[q]) < max(b[p], b[q]) - _ESTIMATE_TIE
+
+
+@njit
+def estimate_search(hands0, leader0, trick0, n_trick0, tricks, root_moves, n_root,
+                    w1, b1, w2, b2, w3, b3, max_nodes, stop, root_results, stats):  # fmt: skip
+    """Max^n to the end of ``tricks`` tricks (the current one counts), the network
+    at the trick boundaries where it stops, for the root cards ``root_moves[:n_root]``.
+
+    ``root_results[i]`` gets the three seats' points (from the root on) after
+    ``root_moves[i]``. Returns ``n_root``, or ``ESTIMATE_ABORTED`` when
+    ``max_nodes`` (0: no limit) ran out or ``stop[0]`` was set. ``stats`` gains
+    nodes (0) and network calls (1).
+    """
+    hands = np.empty((MAX_PLY, 3), dtype=np.int64)
+    leaders = np.empty(MAX_PLY, dtype=np.int64)
+    n_trick = np.empty(MAX_PLY, dtype=np.int64)
+    trick_cards = np.full((MAX_PLY, 2), -1, dtype=np.int64)
+    depth = np.empty(MAX_PLY, dtype=np.int64)
+    moves = np.empty((MAX_PLY, 16), dtype=np.int64)
+    n_moves = np.empty(MAX_PLY, dtype=np.int64)
+    move_index = np.empty(MAX_PLY, dtype=np.int64)
+    best = np.empty((MAX_PLY, 3))
+    winner = np.empty(MAX_PLY, dtype=np.int64)
+    points = np.empty(MAX_PLY, dtype=np.int64)
+    x = np.empty(VALUE_FEATURES)
+    value = np.empty(3)
+    for s in range(3):
+        hands[0, s] = hands0[s]
+    leaders[0] = leader0
+    n_trick[0] = n_trick0
+    trick_cards[0, 0] = trick0[0]
+    trick_cards[0, 1] = trick0[1]
+    depth[0] = tricks
+    moves[0, :n_root] = root_moves[:n_root]
+    n_moves[0] = n_root
+    move_index[0] = 0
+    ply = 0
+    nodes = 0
+    while True:
+        i = move_index[ply]
+        if i < n_moves[ply]:
+            move_index[ply] = i + 1
+            nodes += 1
+            if (max_nodes > 0 and nodes > max_nodes) or (nodes & 1023 == 0 and stop[0]):
+                stats[0] += nodes
+                return ESTIMATE_ABORTED
+            card = moves[ply, i]
+            lead = leaders[ply]
+            nt = n_trick[ply]
+            mover = (lead + nt) % 3
+            child = ply + 1
+            for s in range(3):
+                hands[child, s] = hands[ply, s]
+            hands[child, mover] ^= 1 << card
+            winner[ply] = -1
+            if nt < 2:
+                leaders[child] = lead
+                n_trick[child] = nt + 1
+                trick_cards[child, 0] = trick_cards[ply, 0]
+                trick_cards[child, 1] = trick_cards[ply, 1]
+                trick_cards[child, nt] = card
+                depth[child] = depth[ply]
+            else:
+                c0, c1 = trick_cards[ply, 0], trick_cards[ply, 1]
+                winner[ply] = (lead + trick_winner(c0, c1, card)) % 3
+                points[ply] = coin_count(c0) + coin_count(c1) + coin_count(card)
+                leaders[child] = winner[ply]
+                n_trick[child] = 0
+                depth[child] = depth[ply] - 1
+            if n_trick[child] == 0 and (hands[child, 0] | hands[child, 1] | hands[child, 2]) == 0:
+                value[:] = 0.0
+            elif n_trick[child] == 0 and depth[child] == 0:
+                stats[1] += 1
+                _leaf_value(hands[child], leaders[child], w1, b1, w2, b2, w3, b3, x, value)
+            else:
+                live = hands[child, 0] | hands[child, 1] | hands[child, 2]
+                for j in range(n_trick[child]):
+                    live |= 1 << trick_cards[child, j]
+                child_mover = (leaders[child] + n_trick[child]) % 3
+                n_moves[child] = move_representatives(hands[child, child_mover], live, moves[child])
+                move_index[child] = 0
+                ply = child
+                continue
+        elif ply == 0:
+            break
+        else:
+            value[:] = best[ply]
+            ply -= 1
+        # ``value`` is the result of the card just tried at ``ply``
+        if winner[ply] >= 0:
+            value[winner[ply]] += points[ply]
+        if ply == 0:
+            root_results[move_index[0] - 1, :3] = value
+        elif move_index[ply] == 1 or _estimate_prefers((leaders[ply] + n_trick[ply]) % 3,
+                                                       value, best[ply]):  # fmt: skip
+            best[ply] = value
+    stats[0] += nodes
+    return n_root

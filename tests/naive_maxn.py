@@ -67,3 +67,34 @@ def _solve(position: Position):
         if best_key is None or key > best_key:  # strictly better: earlier cards win ties
             best_card, best_key, best_values = card, key, values
     return best_values, best_card, results
+
+
+def depth_limited(position: Position, tricks: int, leaf) -> dict[Card, tuple[float, float, float]]:
+    """Each card's three-seat result when max^n is played for ``tricks`` tricks
+    (the one on the table counts) and ``leaf(position)`` values the trick
+    boundary where that stops (a position with cards left); full width, the
+    same preference as ``maxn`` on real numbers. The twin of the compiled
+    estimate search."""
+    mover = position.to_move
+    results = {}
+    for card in position.legal_cards():
+        child = position.play(card)
+        gained = [child.taken[s] - position.taken[s] for s in range(SEATS)]
+        rest = _limited_value(child, tricks - (0 if child.trick else 1), leaf)
+        results[card] = tuple(gained[s] + rest[s] for s in range(SEATS))
+    return results
+
+
+def _limited_value(position: Position, tricks: int, leaf) -> tuple[float, float, float]:
+    if position.is_terminal:
+        return (0.0, 0.0, 0.0)
+    if not position.trick and tricks == 0:
+        return tuple(leaf(position))
+    mover = position.to_move
+    best, best_key = None, None
+    for card, values in depth_limited(position, tricks, leaf).items():
+        opponents = max(values[s] for s in range(SEATS) if s != mover)
+        key = (round(values[mover], 9), -round(opponents, 9))
+        if best_key is None or key > best_key:
+            best, best_key = values, key
+    return best

@@ -1,0 +1,199 @@
+"""How well the open-hand estimate picks cards beyond exact reach, against exact answers.
+
+``python -m benchmarks.evaluator`` runs ``analysis.estimate`` (at
+``--time-limit``, default 1 s) on every position of ``suite_evaluator.jsonl``:
+100 positions of 10 cards a hand, each with its exact max^n card results
+(computed once by ``--make-suite``, with the seconds that took). A position
+"differs" when its cards do not all give the mover the same exact points;
+there the estimate's card is right when it is one of the exact best. It
+reports the share right where cards differ and the mean regret (exact best
+points minus those of the card picked) over all positions, beside the same
+for the earlier evaluation (hint's greedy playouts to five cards a hand, then
+exact, three times) and for a random card. It also times ``estimate`` on the
+full deals of ``suite_paranoid.txt``. Results go to ``results/evaluator.json``.
+
+The suite: positions 0-49 are random deals of 10 cards a hand; 50-99 are
+full deals played down to 10 cards a hand by greedy play with trembles
+(``analysis.playout``, epsilon 0.2); then ``index % 3`` more cards are
+played (random cards for the first half, greedy with trembles for the
+second), so a third of the positions have one or two cards on the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from analysis.estimate import estimate
+from analysis.hint import _Evaluator
+from analysis.playout import greedy_card, play_until
+from solver import Position
+from solver.cards import Card
+from solver.compiled import ensure_compiled
+from solver.maxn import solve_maxn
+
+from . import solver as paranoid
+
+HERE = Path(__file__).resolve().parent
+SUITE = HERE / "suite_evaluator.jsonl"
+RESULTS = HERE / "results" / "evaluator.json"
+SUITE_SIZE = 100
+CARDS = 10
+FIRST_SEED = 46_000
+TARGET_RIGHT = 0.90
+TARGET_REGRET = 0.10
+FULL_DEAL_SECONDS = 2.0
+
+
+def suite_position(index: int) -> tuple[Position, str]:
+    """Suite position ``index`` and how it was made (``random`` or ``played``)."""
+    rng = random.Random(FIRST_SEED + index)
+    extra = index % 3
+    if index < SUITE_SIZE // 2:
+        position = Position.random(rng, CARDS, rng.randrange(3))
+        for _ in range(extra):
+            position = position.play(rng.choice(position.legal_cards()))
+        return position, "random"
+    deal = Position.random(rng, 16, rng.randrange(3))
+    hands, leader, trick, _ = play_until(deal.hands, deal.leader, (), rng, 0.2, CARDS)
+    position = Position(tuple(hands), leader, tuple(trick))
+    for _ in range(extra):
+        card = (rng.choice(position.legal_cards()) if rng.random() < 0.2
+                else greedy_card(position.hands[position.to_move], position.trick))  # fmt: skip
+        position = position.play(card)
+    return position, "played"
+
+
+def make_suite(path: Path, threads: int) -> None:
+    """Solve every suite position exactly (hours), appending to ``path``; resumable."""
+    done = {json.loads(line)["index"] for line in path.open()} if path.exists() else set()
+    for index in range(SUITE_SIZE):
+        if index in done:
+            continue
+        position, kind = suite_position(index)
+        start = time.perf_counter()
+        result = solve_maxn(position, card_results=True, line=False, threads=threads)
+        record = {
+            "index": index, "kind": kind, "position": str(position),
+            "card_results": {str(c): v for c, v in result.card_results.items()},
+            "equilibrium": result.equilibrium, "nodes": result.nodes,
+            "seconds": round(time.perf_counter() - start, 3),
+        }  # fmt: skip
+        with path.open("a") as out:
+            out.write(json.dumps(record) + "\n")
+        print(index, kind, record["seconds"], flush=True)
+
+
+def read_suite(path: Path = SUITE) -> list[dict]:
+    return [json.loads(line) for line in path.open()]
+
+
+def judge(record: dict, card: Card) -> tuple[bool, float]:
+    """(the cards differ here, the regret of ``card``)."""
+    mover = Position.parse(record["position"]).to_move
+    own = {c: v[mover] for c, v in record["card_results"].items()}
+    best = max(own.values())
+    return len(set(own.values())) > 1, best - own[str(card)]
+
+
+def playout_card(position: Position, rng: random.Random) -> Card:
+    """The earlier evaluation's card: greedy playouts to 5 cards, then exact, x3."""
+    evaluate = _Evaluator("maxn", "playout", 6, 5, 3, 0.1)
+    values, _ = evaluate(position, None, rng)
+    return min(values, key=lambda c: (-values[c], c))
+
+
+def score(records: list[dict], choose) -> dict:
+    """Share right where cards differ, mean regret, and seconds, for ``choose(position)``."""
+    right = differ = 0
+    regrets, seconds = [], []
+    for record in records:
+        position = Position.parse(record["position"])
+        start = time.perf_counter()
+        card = choose(position)
+        seconds.append(time.perf_counter() - start)
+        differs, regret = judge(record, card)
+        regrets.append(regret)
+        if differs:
+            differ += 1
+            right += regret == 0
+    return {
+        "right": right, "differ": differ, "share_right": right / differ if differ else None,
+        "mean_regret": statistics.fmean(regrets),
+        "seconds": {"median": statistics.median(seconds), "max": max(seconds)},
+    }  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> dict | None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.evaluator",
+                                     description=__doc__.partition("\n\n")[0])  # fmt: skip
+    parser.add_argument("--time-limit", type=float, default=1.0, help="estimate's seconds (1)")
+    parser.add_argument("--positions", type=int, help="only the first N suite positions")
+    parser.add_argument("--no-baselines", action="store_true",
+                        help="leave out the playout evaluation and the random card")
+    parser.add_argument("--make-suite", action="store_true",
+                        help="solve the suite exactly (hours; resumes where it stopped)")
+    parser.add_argument("--threads", type=int, default=2, help="threads for --make-suite")
+    parser.add_argument("--output", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    if args.make_suite:
+        make_suite(SUITE, args.threads)
+        return None
+    console = Console()
+    records = read_suite()[: args.positions]
+    ensure_compiled()
+    rows = {"estimate": score(records, lambda p: estimate(p, args.time_limit).best)}
+    if not args.no_baselines:
+        rng = random.Random(0)
+        rows["playout evaluation"] = score(records, lambda p: playout_card(p, rng))
+        rows["random card"] = score(records, lambda p: rng.choice(p.legal_cards()))
+    full_deals = paranoid.read_suite()[16]
+    full_seconds = []
+    for deal in full_deals:
+        start = time.perf_counter()
+        estimate(deal, args.time_limit)
+        full_seconds.append(time.perf_counter() - start)
+    exact_seconds = [r["seconds"] for r in records]
+    report = {
+        "machine": paranoid.machine(),
+        "options": {"time_limit": args.time_limit, "positions": len(records)},
+        "suite": {"positions": len(records), "exact_seconds_median": statistics.median(exact_seconds),
+                  "exact_seconds_max": max(exact_seconds)},
+        "evaluations": rows,
+        "full_deals": {"count": len(full_seconds), "median": statistics.median(full_seconds),
+                       "max": max(full_seconds)},
+        "targets": {
+            "share_right": TARGET_RIGHT, "mean_regret": TARGET_REGRET,
+            "full_deal_seconds": FULL_DEAL_SECONDS,
+            "met": (rows["estimate"]["share_right"] or 0) >= TARGET_RIGHT
+            and rows["estimate"]["mean_regret"] <= TARGET_REGRET
+            and max(full_seconds) <= FULL_DEAL_SECONDS,
+        },
+    }  # fmt: skip
+    table = Table(title=f"Picking a card at {CARDS} cards a hand: {len(records)} positions, "
+                        f"exact max^n answers (median {report['suite']['exact_seconds_median']:.1f} s each)")
+    for heading in ("evaluation", "right where cards differ", "mean regret", "median s", "max s"):
+        table.add_column(heading, justify="left" if heading == "evaluation" else "right")
+    for name, row in rows.items():
+        table.add_row(name, f"{row['right']}/{row['differ']} = {row['share_right']:.0%}",
+                      f"{row['mean_regret']:.3f}", f"{row['seconds']['median']:.3f}",
+                      f"{row['seconds']['max']:.3f}")  # fmt: skip
+    console.print(table)
+    console.print(f"full deals ({len(full_seconds)}): estimate median "
+                  f"{report['full_deals']['median']:.2f} s, max {report['full_deals']['max']:.2f} s")
+    console.print(f"targets (>= {TARGET_RIGHT:.0%} right, regret <= {TARGET_REGRET}, full deals "
+                  f"<= {FULL_DEAL_SECONDS} s): {'met' if report['targets']['met'] else 'not met'}")
+    args.output.write_text(json.dumps(report, indent=1) + "\n")
+    console.print(f"saved {args.output}")
+    return report
+
+
+if __name__ == "__main__":
+    main()

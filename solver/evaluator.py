@@ -1,0 +1,141 @@
+"""Estimated max^n values beyond exact reach: a learned leaf value and a shallow search.
+
+The exact max^n search answers every card of an ending of up to about nine
+cards a hand within a second; a full deal is out of its reach. Here the
+equilibrium is searched exactly for the first ``tricks`` tricks only
+(``_kernels.estimate_search``), and the trick boundaries where it stops are
+valued by ``ValueNet``, a small network trained on exact max^n values of
+endings (``training/`` rebuilds it; the weights ship in ``value_net.npz``).
+The values are estimates: real numbers of points, not proofs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import numpy as np
+
+from . import _kernels as k
+from .cards import Card
+from .errors import CoinsError
+from .position import Position
+from .threads import BudgetExhausted, on_threads
+
+WEIGHTS_FILE = "value_net.npz"
+
+
+@dataclass(frozen=True, eq=False)
+class ValueNet:
+    """The leaf evaluation: two hidden ReLU layers, then each seat's share of the
+    Coins left (a softmax), from a trick boundary seen by its leader."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    w3: np.ndarray
+    b3: np.ndarray
+
+    @classmethod
+    def load(cls, path=None) -> ValueNet:
+        """The weights in ``path`` (an ``.npz`` with w1 b1 w2 b2 w3 b3), by default
+        the ones shipped with the package."""
+        source = resources.files(__package__).joinpath(WEIGHTS_FILE) if path is None else path
+        with source.open("rb") if path is None else open(path, "rb") as file:
+            with np.load(file) as weights:
+                arrays = {name: np.ascontiguousarray(weights[name], dtype=np.float64)
+                          for name in ("w1", "b1", "w2", "b2", "w3", "b3")}  # fmt: skip
+        net = cls(**arrays)
+        net._check()
+        return net
+
+    def _check(self) -> None:
+        n1, n2 = self.b1.shape[0], self.b2.shape[0]
+        shapes = {"w1": (k.VALUE_FEATURES, n1), "w2": (n1, n2), "w3": (n2, 3), "b3": (3,)}
+        for name, shape in shapes.items():
+            if getattr(self, name).shape != shape:
+                raise CoinsError(f"value network: {name} has shape {getattr(self, name).shape}, "
+                                 f"expected {shape}")  # fmt: skip
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.w1, self.b1, self.w2, self.b2, self.w3, self.b3
+
+    def value(self, position: Position) -> tuple[float, float, float]:
+        """The network's points for seats 0, 1, 2 from a trick boundary (no card on
+        the table) to the end of the hand."""
+        if position.trick:
+            raise CoinsError("the value network reads positions at a trick boundary only")
+        leader = position.leader
+        hands = [position.hands[(leader + i) % 3] for i in range(3)]
+        by_leader = k.value_net(*hands, *self.arrays, np.empty(k.VALUE_FEATURES))
+        return tuple(float(by_leader[(seat - leader) % 3]) for seat in range(3))
+
+
+@cache
+def default_net() -> ValueNet:
+    """The shipped network, loaded once."""
+    return ValueNet.load()
+
+
+def search_card_results(
+    position: Position,
+    tricks: int,
+    max_nodes: int | None = None,
+    *,
+    net: ValueNet | None = None,
+    threads: int = 1,
+    stop: np.ndarray | None = None,
+) -> tuple[dict[Card, list[float]], int]:
+    """Every card of the mover with the three seats' estimated points after it
+    (from the position on), searching ``tricks`` tricks (the current one
+    counts) and valuing the rest with the network; and the nodes searched.
+
+    Cards of a run of equivalents share one search. ``threads`` shares the
+    root cards out; ``max_nodes`` bounds the whole search (each thread its
+    share) and ``stop[0] = 1`` ends it from outside: either raises
+    BudgetExhausted.
+    """
+    if position.is_terminal:
+        raise CoinsError("the hand is over: there is no card to value")
+    if isinstance(tricks, bool) or not isinstance(tricks, int) or tricks < 1:
+        raise CoinsError(f"tricks must be a whole number of tricks from 1, not {tricks!r}")
+    net = net or default_net()
+    hands = np.array(position.hands, dtype=np.int64)
+    trick = np.full(2, -1, dtype=np.int64)
+    trick[: len(position.trick)] = position.trick
+    hand = position.hands[position.to_move]
+    live = hands[0] | hands[1] | hands[2] | position.trick_mask
+    representatives = np.empty(16, dtype=np.int64)
+    count = k.move_representatives(hand, live, representatives)
+    representatives = representatives[:count]
+    threads = max(1, min(threads, count))
+    stop = np.zeros(1, dtype=np.int64) if stop is None else stop
+    budget = 0 if max_nodes is None else max(1, max_nodes // threads)
+    stats = np.zeros((threads, 2), dtype=np.int64)
+
+    def run(t: int) -> np.ndarray | None:
+        mine = np.ascontiguousarray(representatives[t::threads])
+        results = np.zeros((len(mine), 3))
+        n = k.estimate_search(hands, position.leader, trick, len(position.trick), tricks, mine,
+                              len(mine), *net.arrays, budget, stop, results, stats[t])  # fmt: skip
+        if n == k.ESTIMATE_ABORTED:
+            stop[0] = 1
+            return None
+        return results
+
+    parts = on_threads(run, threads)
+    nodes = int(stats[:, 0].sum())
+    if any(part is None for part in parts):
+        raise BudgetExhausted
+    by_representative = {}
+    for t, part in enumerate(parts):
+        for card, result in zip(representatives[t::threads], part):
+            by_representative[int(card)] = [float(v) for v in result]
+    results = {
+        card: list(by_representative[int(k.representative_of(card, hand, live))])
+        for card in position.legal_cards()
+    }
+    return results, nodes

@@ -1,0 +1,132 @@
+"""The open-hand estimate: the learned value, the depth-limited search and ``estimate``.
+
+Expected values: the naive twins of tests/naive_maxn.py (written from
+RULES.md): the full-width max^n search, and the same cut after some tricks
+with the same network valuing the positions where it stops; and the exact
+solver, which the estimate must equal wherever it searches to the end.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from analysis import estimate, preferred_card
+from solver import Card, CoinsError, Position
+from solver import _kernels as k
+from solver.evaluator import ValueNet, default_net, search_card_results
+from solver.maxn import solve_maxn
+from tests.naive_maxn import depth_limited, maxn
+from tests.positions import random_ending
+
+
+def _close(a, b):
+    return all(math.isclose(x, y, abs_tol=1e-9) for x, y in zip(a, b))
+
+
+def test_network_values_share_out_the_coins_left():
+    net = default_net()
+    rng = random.Random(1)
+    for _ in range(50):
+        position = Position.random(rng, rng.randrange(1, 17), rng.randrange(3))
+        values = net.value(position)
+        assert all(v >= 0 for v in values)
+        assert math.isclose(sum(values), position.coins_left, abs_tol=1e-9)
+    no_coins = Position.parse("7... ...2 J... 0 -")
+    assert net.value(no_coins) == (0.0, 0.0, 0.0)
+
+
+def test_network_sees_only_the_order_of_live_cards():
+    """Gone cards change nothing: each suit's live cards keep their order only.
+    Cups A K N J and K N J 9, Coins A K 9 and A K 2, held by the same seats in
+    the same order, look alike to the network; swapping two cards does not."""
+    high = Position.parse("AK.9.. N.A.3. J.K.2. 0 -")
+    same = Position.parse("KN.2.. J.A.3. 9.K.2. 0 -")
+    other = Position.parse("AK.A.. N.9.3. J.K.2. 0 -")
+    features = []
+    for position in (high, same, other):
+        x = np.empty(k.VALUE_FEATURES)
+        k.value_features(*position.hands, x)
+        features.append(x)
+    np.testing.assert_array_equal(features[0], features[1])
+    assert not np.array_equal(features[0], features[2])
+    assert default_net().value(high) == default_net().value(same)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_search_agrees_with_its_naive_twin(seed):
+    """The compiled search (runs of equivalent cards, per-ply arrays) against a
+    full-width search over Position.play, both valuing leaves with the network."""
+    rng = random.Random(seed)
+    position = random_ending(rng, 4)
+    net = default_net()
+    tricks = rng.randrange(1, 3)
+    found, _ = search_card_results(position, tricks)
+    expected = depth_limited(position, tricks, net.value)
+    assert found.keys() == expected.keys()
+    for card in found:
+        assert _close(found[card], expected[card]), (str(position), card)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_search_to_the_end_is_the_exact_equilibrium(seed):
+    """No network is read when the search reaches the end of the hand: the
+    results are then the exact max^n card results."""
+    rng = random.Random(100 + seed)
+    position = random_ending(rng, 4)
+    found, _ = search_card_results(position, 5, threads=2)
+    _, results, _ = maxn(position)
+    assert {c: tuple(v) for c, v in found.items()} == {c: tuple(map(float, v)) for c, v in results.items()}
+
+
+def test_estimate_is_exact_within_reach():
+    rng = random.Random(5)
+    for _ in range(5):
+        position = random_ending(rng, 5)
+        result = estimate(position, 5.0)
+        exact = solve_maxn(position)
+        assert result.exact and result.depth is None
+        assert result.card_results == {c: tuple(v) for c, v in exact.card_results.items()}
+        assert result.best == exact.line[0]
+
+
+def test_estimate_beyond_reach_is_marked_and_complete():
+    position = Position.random(7, 14, 1)
+    result = estimate(position, 0.3)
+    assert not result.exact and result.depth >= 1
+    assert set(result.card_results) == set(position.legal_cards())
+    for values in result.card_results.values():
+        assert math.isclose(sum(values), position.coins_left, abs_tol=1e-6)
+    assert result.best == preferred_card(result.card_results, position.to_move)
+    out = result.to_json()
+    assert out["exact"] is False and out["best"] == str(result.best)
+
+
+def test_preferred_card_follows_the_rules_order():
+    """Own points first, then the smaller larger opponent, then index order."""
+    c = [Card.parse(text) for text in ("2C", "3C", "4C")]
+    assert preferred_card({c[0]: (1, 2, 0), c[1]: (2, 0, 1), c[2]: (2, 1, 0)}, 0) == c[1]
+    assert preferred_card({c[0]: (1, 0, 3), c[1]: (1, 2, 1), c[2]: (1, 1, 2)}, 0) == c[1]
+    assert preferred_card({c[2]: (1, 1, 1), c[1]: (1, 1, 1)}, 0) == c[1]
+
+
+@pytest.mark.parametrize("limit", [0, -1, math.inf, math.nan, True, "1"])
+def test_estimate_rejects_bad_time_limits(limit):
+    with pytest.raises(CoinsError):
+        estimate(Position.random(1, 3, 0), limit)
+
+
+def test_estimate_rejects_a_finished_hand():
+    with pytest.raises(CoinsError):
+        estimate(Position.parse("... ... ... 0 -"))
+
+
+def test_value_net_checks_its_shapes(tmp_path):
+    net = default_net()
+    path = tmp_path / "bad.npz"
+    np.savez(path, w1=net.w1[:-1], b1=net.b1, w2=net.w2, b2=net.b2, w3=net.w3, b3=net.b3)
+    with pytest.raises(CoinsError, match="w1"):
+        ValueNet.load(str(path))

@@ -1,0 +1,174 @@
+"""Train the value network of ``solver.evaluator`` on max^n labels.
+
+Reads the exact labels of ``make_labels.py`` (``.npy``) and the estimated
+ones of ``bootstrap_labels.py`` (``.npz``), drops repeated positions, holds
+out every tenth round for validation, and
+fits a two-hidden-layer network (Adam, mean squared error on each seat's
+points, the outputs a softmax share of the Coins left) in numpy. It prints
+the validation error by hand size beside that of an equal split, and writes
+the weights (float32) to ``--out`` (default: the package's value_net.npz).
+
+    python training/train_value_net.py data/labels_*.npy --hidden 128,64 --epochs 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+# one BLAS thread: these matrices are small, and on a busy machine more threads
+# spin against each other (17 times slower, measured)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+
+from solver import _kernels as k
+
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "solver" / "value_net.npz"
+
+
+@numba.njit
+def _features(positions, x, coins):
+    for i in range(positions.shape[0]):
+        leader = positions[i, 3]
+        hands = (positions[i, leader], positions[i, (leader + 1) % 3],
+                 positions[i, (leader + 2) % 3])  # fmt: skip
+        k.value_features(hands[0], hands[1], hands[2], x[i])
+        coins[i] = k.popcount((positions[i, 0] | positions[i, 1] | positions[i, 2]) & k.COINS_MASK)
+
+
+def read_labels(paths) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Positions (h0 h1 h2 leader), their values (three seats) and rounds (numbered
+    apart per file), repeated positions dropped: from ``make_labels.py``'s
+    ``.npy`` rows and ``bootstrap_labels.py``'s ``.npz`` files."""
+    positions, values, rounds, offset = [], [], [], 0
+    for path in paths:
+        if str(path).endswith(".npz"):
+            with np.load(path) as data:
+                rows, found = data["rows"], data["values"]
+            positions.append(rows[:, :4])
+            values.append(found)
+            rounds.append(rows[:, 4] + offset)
+        else:
+            rows = np.load(path)
+            positions.append(rows[:, :4])
+            values.append(rows[:, 4:7].astype(np.float64))
+            rounds.append(rows[:, 7] + offset)
+        offset = rounds[-1].max() + 1
+    positions, values, rounds = map(np.concatenate, (positions, values, rounds))
+    _, first = np.unique(positions, axis=0, return_index=True)
+    first = np.sort(first)
+    return positions[first], values[first], rounds[first]
+
+
+def prepare(positions: np.ndarray, values: np.ndarray):
+    """Features, Coins left and the values seen from the leader."""
+    x = np.zeros((len(positions), k.VALUE_FEATURES))
+    coins = np.zeros(len(positions))
+    _features(positions, x, coins)
+    leader = positions[:, 3]
+    order = np.stack([leader, (leader + 1) % 3, (leader + 2) % 3], 1)
+    targets = np.take_along_axis(values, order, 1)
+    return x.astype(np.float32), coins.astype(np.float32), targets.astype(np.float32)
+
+
+class Network:
+    """ReLU layers, then a softmax share of the Coins left."""
+
+    def __init__(self, sizes, rng):
+        self.weights = [rng.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32)
+                        for a, b in zip(sizes, sizes[1:])]  # fmt: skip
+        self.biases = [np.zeros(b, dtype=np.float32) for b in sizes[1:]]
+
+    def layers(self, x):
+        out = [x]
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            z = out[-1] @ w + b
+            out.append(np.maximum(z, 0) if i < len(self.weights) - 1 else z)
+        return out
+
+    @staticmethod
+    def shares(z):
+        e = np.exp(z - z.max(1, keepdims=True))
+        return e / e.sum(1, keepdims=True)
+
+    def predict(self, x, coins):
+        return self.shares(self.layers(x)[-1]) * coins[:, None]
+
+
+def fit(net, x, coins, targets, valid, epochs, rate, batch, rng, report):
+    params = net.weights + net.biases
+    first = [np.zeros_like(p) for p in params]
+    second = [np.zeros_like(p) for p in params]
+    step = 0
+    for epoch in range(epochs):
+        order = rng.permutation(len(x))
+        epoch_rate = rate * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
+        for s in range(0, len(x), batch):
+            rows = order[s : s + batch]
+            layers = net.layers(x[rows])
+            p = net.shares(layers[-1])
+            c = coins[rows][:, None]
+            grad_p = 2 * (p * c - targets[rows]) * c / len(rows)
+            delta = p * (grad_p - (grad_p * p).sum(1, keepdims=True))
+            grads_w, grads_b = [], []
+            for i in range(len(net.weights) - 1, -1, -1):
+                grads_w.insert(0, layers[i].T @ delta)
+                grads_b.insert(0, delta.sum(0))
+                if i:
+                    delta = (delta @ net.weights[i].T) * (layers[i] > 0)
+            step += 1
+            for j, (param, grad) in enumerate(zip(params, grads_w + grads_b)):
+                first[j] = 0.9 * first[j] + 0.1 * grad
+                second[j] = 0.999 * second[j] + 0.001 * grad * grad
+                param -= epoch_rate * (first[j] / (1 - 0.9**step)) / (
+                    np.sqrt(second[j] / (1 - 0.999**step)) + 1e-8
+                )
+        report(epoch, net.predict(*valid[:2]), valid[2])
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n\n")[0])
+    parser.add_argument("labels", nargs="+", help="row files written by make_labels.py")
+    parser.add_argument("--hidden", default="128,64", help="hidden layer sizes")
+    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--rate", type=float, default=1e-3)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default=str(DEFAULT_OUT))
+    args = parser.parse_args(argv)
+    positions, values, rounds = read_labels(args.labels)
+    x, coins, targets = prepare(positions, values)
+    held_out = rounds % 10 == 0
+    sizes = np.array([bin(int(h)).count("1") for h in positions[:, 0]])
+    print(f"{len(positions)} positions, {held_out.sum()} held out")
+    rng = np.random.default_rng(args.seed)
+    hidden = [int(h) for h in args.hidden.split(",")]
+    net = Network([k.VALUE_FEATURES, *hidden, 3], rng)
+    valid = (x[held_out], coins[held_out], targets[held_out])
+
+    def report(epoch, predicted, truth):
+        print(f"epoch {epoch + 1}: held-out mean error {np.abs(predicted - truth).mean():.4f}",
+              flush=True)  # fmt: skip
+
+    train = ~held_out
+    fit(net, x[train], coins[train], targets[train], valid, args.epochs, args.rate, args.batch,
+        rng, report)  # fmt: skip
+    predicted = net.predict(*valid[:2])
+    print("cards  positions  network  equal split   (held-out mean error, points a seat)")
+    for cards in range(1, 17):
+        here = sizes[held_out] == cards
+        if here.any():
+            equal = np.abs(coins[held_out][here, None] / 3 - targets[held_out][here]).mean()
+            error = np.abs(predicted[here] - targets[held_out][here]).mean()
+            print(f"{cards:5}  {here.sum():9}  {error:7.3f}  {equal:11.3f}")
+    names = ("w1", "w2", "w3")
+    np.savez(args.out, **dict(zip(names, net.weights)),
+             **dict(zip(("b1", "b2", "b3"), net.biases)))  # fmt: skip
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
