@@ -132,7 +132,8 @@ def _players(bots: Sequence[str], options: dict | None, players: Sequence | None
     if len(bots) != 3:
         raise CoinsError(f"a game of Coins has three seats: give three bots, not {len(bots)}")
     if players is None:
-        players = [make_bot(name, **(options or {}) if name == "pimc" else {}) for name in bots]
+        players = [make_bot(name, **(options or {}) if name.startswith("pimc") else {})
+                   for name in bots]  # fmt: skip
     elif len(players) != 3:
         raise CoinsError(f"a game of Coins has three seats: give three players, not {len(players)}")
     return [_Timed(player) for player in players]
@@ -153,7 +154,7 @@ def duplicate(
     players: Sequence | None = None,
 ) -> DuplicateResult:
     """Play ``deals`` deals, each once per rotation of the three ``bots`` (names:
-    random, greedy, pimc; ``options`` go to pimc). ``players``: three players
+    random, greedy, pimc, pimc-playout; ``options`` go to the pimc bots). ``players``: three players
     of your own instead, ``bots`` then only their labels (to compare variants
     of one bot). ``progress(done, total)`` is called after each hand."""
     players = _players(bots, options, players)

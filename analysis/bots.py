@@ -14,7 +14,9 @@ hands hold; the tests check it.
   it can avoid it; second after a Coin lead, win for sure with the lowest
   higher Coin; otherwise shed its lowest non-Coin.
 - ``PimcBot(samples, time_limit, ...)``: the best card of ``hint`` (perfect
-  information Monte Carlo: determinised deals, open-hand values). In a
+  information Monte Carlo: determinised deals, open-hand values); the bot
+  ``pimc-playout`` values the deals as ``hint`` did before its learned
+  evaluation (greedy playouts, then exact), for comparison. In a
   ``solver.match.Hand`` it is shown the record so far (``choose_record``), of
   which it reads only its own seat's view; with ``sampler="weighted"`` it
   weights its deals by how likely they make the other seats' plays.
@@ -33,10 +35,10 @@ from solver import CoinsError, Position, Record
 from solver.cards import Card
 from solver.sampling import sample_deal
 
-from .hint import DEFAULT_HORIZON, DEFAULT_ROLLOUTS, DEFAULT_SAMPLER, hint
+from .hint import DEFAULT_EVALUATION, DEFAULT_HORIZON, DEFAULT_ROLLOUTS, DEFAULT_SAMPLER, hint
 from .playout import greedy_card
 
-PIMC_SAMPLES = 10
+PIMC_SAMPLES = 60
 PIMC_TIME_LIMIT = 0.25
 
 
@@ -66,6 +68,7 @@ class PimcBot:
     exact_cards: int | None = None
     sampler: str = DEFAULT_SAMPLER
     horizon: int = DEFAULT_HORIZON
+    evaluation: str = DEFAULT_EVALUATION
 
     def choose(self, position: Position, seat: int, rng: random.Random) -> Card:
         """The card from the position alone (no record: deals are not weighted)."""
@@ -87,7 +90,7 @@ class PimcBot:
         result = hint(
             view, self.samples, self.time_limit, mode=self.mode, rng=rng,
             rollouts=self.rollouts, exact_cards=self.exact_cards, sampler=self.sampler,
-            horizon=self.horizon,
+            horizon=self.horizon, evaluation=self.evaluation,
         )  # fmt: skip
         return result[0].card
 
@@ -95,18 +98,21 @@ class PimcBot:
         return self.choose(position, seat, rng)
 
 
-BOTS = ("random", "greedy", "pimc")
+BOTS = ("random", "greedy", "pimc", "pimc-playout")
 
 
 def make_bot(name: str, **options):
-    """The bot called ``name`` (``random``, ``greedy`` or ``pimc``); ``options``
-    go to ``PimcBot`` (``samples``, ``time_limit``, ``mode``, ...)."""
+    """The bot called ``name`` (``random``, ``greedy``, ``pimc`` or
+    ``pimc-playout``); ``options`` go to ``PimcBot`` (``samples``,
+    ``time_limit``, ``mode``, ...)."""
     if name == "random":
         return random_bot
     if name == "greedy":
         return greedy_bot
     if name == "pimc":
         return PimcBot(**options)
+    if name == "pimc-playout":
+        return PimcBot(**options, evaluation="playout")
     raise CoinsError(f'bot "{name}" is not a bot: choose from {", ".join(BOTS)}')
 
 

@@ -1,85 +1,38 @@
 """Hints for a seat that sees only its own hand: determinised Monte Carlo search.
 
 ``hint(view)`` samples deals consistent with what the seat to move has seen,
-evaluates every legal card of that seat in each sampled deal with every hand
-visible, and aggregates per card the mean, its standard error and how often
-the card was (one of) the best in a deal. Entries come best first (highest
-mean, then best rate, then index order).
+values every card of that seat in each sampled deal with every hand visible,
+and ranks the cards by their mean over the deals. Every card is valued on
+the same deals, so two cards are compared by their difference deal by deal
+(a paired comparison): the luck of the deal, which moves both alike, drops
+out. A card whose difference from the leader is clearly negative drops out
+of contention and is not valued on later deals, so the budget goes to the
+cards still in the running; cards whose difference from the best is within
+the noise are reported as tied with it.
 
-Which deals (``sampler``):
+How a card is valued in one deal (``evaluation``):
 
-- ``"uniform"``: uniformly among the deals consistent with the view
-  (``solver.sampling``).
-- ``"weighted"``: importance resampling. A pool of ``POOL_FACTOR`` uniform
-  deals per sample is weighted by how likely each makes the plays the hidden
-  seats made in this hand (``analysis.inference``: greedy play with
-  trembles); each sample draws a pool deal by weight. A deal drawn k times is
-  evaluated once and weighs k: the mean is weighted, the standard error is
-  the weighted spread over the effective sample size ``(sum w)^2 / sum w^2``
-  (``aggregate``; equal weights give the plain mean and ``s / sqrt(n)``).
-  A ``Position`` carries no record of who played what, so it is always
-  sampled uniformly.
+- ``"search"`` (default, ``mode="maxn"``): exactly (``solver.maxn``) when the
+  mover holds at most ``exact_cards`` cards; before that, the estimate of
+  ``solver.evaluator``: max^n searched for ``SEARCH_TRICKS`` tricks, a
+  network trained on exact values beyond.
+- ``"playout"``: exactly when small (``mode`` decides: own max^n points or
+  the guaranteed value); before that, greedy play (``analysis.playout``) to
+  ``horizon`` cards a hand, then exactly, averaged over ``rollouts``
+  playouts. The learned evaluation knows max^n only, so ``mode="paranoid"``
+  always uses this one.
 
-  Measured (``python -m benchmarks.hint_quality``; pimc at 10 samples, no
-  time limit, duplicate deals, paired difference uniform minus weighted):
-  beside a greedy bot, -0.05 +-0.25 points a hand (140 deals) and -0.12
-  +-0.43 (40 deals): no difference; beside a random bot, +1.28 +-0.54 (40
-  deals): the greedy model misreads random play and weighting costs more
-  than a point a hand. How often the hint's best card is an open-hand best
-  card of the true deal (60 views each at 8, 6 and 4 cards): 85% uniform,
-  86% weighted over the nine cells, weighted ahead on hands played by greedy
-  bots and mixed elsewhere. So the default is ``"uniform"``; ``"weighted"``
-  is there for opponents that play like the model.
+Which deals (``sampler``): ``"uniform"`` among those consistent with the
+view (``solver.sampling``), or ``"weighted"``: a pool of uniform deals,
+drawn by how likely each makes the opponents' plays so far
+(``analysis.inference``).
 
-How a card is valued in one sampled deal:
-
-- **Exact**, when the seat to move holds at most ``exact_cards`` cards
-  (default 6 for max^n, 8 for paranoid): ``mode="maxn"`` (default) takes the
-  mover's own points in the card's max^n result (``solve_maxn``: everyone
-  plays for themselves); ``mode="paranoid"`` its guaranteed value after the
-  card (``solve`` for the mover alone: the other two against it). Measured
-  on random endings, warm, 2 threads, 15 positions each: max^n with every
-  card's result takes 0.007 s median / 0.028 s max at 6 cards, 0.049 / 0.23 s
-  at 7, 0.25 / 1.9 s at 8; the mover's paranoid card values 0.002 / 0.044 s
-  at 8. So 30 exact samples fit in a second up to 6 cards (max^n) or 8
-  (paranoid).
-- **Greedy play to a horizon, then exact**, earlier in the hand: the card is
-  played, the hand goes on by the greedy heuristic of ``analysis.playout``
-  (compiled; a random card with probability ``epsilon``) until no hand holds
-  more than ``horizon`` cards, and the rest is solved exactly (the mode's
-  value); the card's value is the mover's points on the way plus that exact
-  value, the mean of ``rollouts`` such playouts (default 3, horizon 5).
-  Measured (``python -m benchmarks.hint_quality``: 200 deals of views at 8
-  cards a hand, each evaluator's card against the deal's exact max^n card
-  values; exact best card / mean regret in points): greedy to 5 cards x3
-  then exact 70% / 0.315; x1 66% / 0.375; to 3, 4, 6 cards x1: 69 / 0.325,
-  68 / 0.335, 68 / 0.330; the former evaluation, 8 greedy rollouts to the
-  end of the hand, 71% / 0.315. So the exact endgame is sound but not a
-  measurable gain at 8 cards, nor in duplicate play (former evaluation
-  minus horizon 5 x1: +0.10 +-0.46 points a hand, 40 deals); a whole hint at
-  16 cards (30 samples, 2 threads) takes 0.25 s median with x3 at horizon 5,
-  0.14 s x1, 1.1 s at horizon 6 (too slow), 0.08 s for the former rollouts.
-
-Both cores (``threads``, default 2): an exact solve of a whole deal runs on
-that many search threads; early in a hand the deal's cards are
-shared out over that many threads instead, each playing out
-and solving its cards on one search thread: the playouts are compiled and
-the searches release the GIL. Measured (30 samples, no time limit, 8 views x
-3 seeds each, orders rotated, another benchmark running: load 4-5 on 2
-cores): 16 cards a hand, median 0.117 s on one thread, 0.133 s with 2 search
-threads per solve, 0.088 s with the cards over 2 threads; 10 cards, 0.087 /
-0.096 / 0.087 s. ``benchmarks/strength.py`` times the default hint on two
-threads and on one in turn (10 views): 0.31 / 0.39 s at 16 cards, 0.27 /
-0.34 s at 13 (0.18 / 0.40 and 0.16 / 0.36 s in a run with one playout a
-card). Each card has its own random stream, so the values do not depend on
-``threads``.
-
-Budget: ``samples`` deals at most and ``time_limit`` seconds (defaults 30 and
-1 s); sampling stops when time runs out, but at least one deal is always
-evaluated (the first has no time limit). For a fixed ``seed`` and number of
-samples the hint is reproducible: deal ``i`` and its playouts draw on their
-own stream, seeded from ``seed``, so a time limit only decides how many of
-the same deals are used.
+Budget: at most ``samples`` deals and ``time_limit`` seconds. The kernels
+are compiled (or loaded from the cache) before the clock starts; deals are
+valued on ``threads`` threads, a deal each, and the clock is read between
+deals, so no search inside runs a timer of its own. For a fixed ``seed``
+and number of deals the hint is reproducible: deal ``i`` draws on its own
+stream.
 """
 
 from __future__ import annotations
@@ -93,6 +46,8 @@ from dataclasses import dataclass
 
 from solver import CoinsError, Position, solve
 from solver.cards import Card
+from solver.compiled import ensure_compiled
+from solver.evaluator import search_card_results
 from solver.maxn import solve_maxn
 from solver.record import Record
 from solver.sampling import ViewSampler, resample_position
@@ -103,47 +58,74 @@ from .playout import play_until
 
 MODES = ("maxn", "paranoid")
 SAMPLERS = ("uniform", "weighted")
-DEFAULT_SAMPLER = "uniform"  # measured: see the module docstring
+EVALUATIONS = ("search", "playout")
+DEFAULT_SAMPLER = "uniform"
+DEFAULT_EVALUATION = "search"
 DEFAULT_HORIZON = 5
-POOL_FACTOR = 10  # weighted sampling: uniform deals weighted per deal drawn
+POOL_FACTOR = 10  # weighted sampling: uniform deals in the pool per deal drawn
 POOL_MIN = 100
-DEFAULT_SAMPLES = 30
+DEFAULT_SAMPLES = 200
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_ROLLOUTS = 3
 DEFAULT_EPSILON = 0.1
 EXACT_CARDS = {"maxn": 6, "paranoid": 8}
+# Tricks the search evaluation plays before the network, by cards a hand.
+SEARCH_TRICKS = {cards: 2 if cards <= 10 else 1 for cards in range(17)}
+# Paired comparisons: a card leaves contention when its mean difference from
+# the leader is below zero by more than ELIMINATE standard errors (after at
+# least MIN_SAMPLES deals); at the end a card is tied with the best when the
+# difference is within TIED standard errors.
+MIN_SAMPLES = 8
+ELIMINATE = 3.0
+TIED = 2.0
 
 
 @dataclass(frozen=True)
 class HintEntry:
-    """One card's estimate: ``mean`` points for the mover over the sampled deals,
-    the ``stderr`` of that mean, and ``best_rate``, the share of deals in which
-    the card was one of the best."""
+    """One card's estimate over the deals it was valued on (``samples``): the
+    ``mean`` points for the mover, that mean's ``stderr`` (None from fewer
+    than two deals), ``best_rate``, the share of those deals where the card
+    was one of the best, ``behind``, the best card's mean lead over it on the
+    same deals, with its ``behind_stderr``, and ``tied``: the lead is within
+    the noise (the best card is tied with itself)."""
 
     card: Card
     mean: float
-    stderr: float
+    stderr: float | None
     best_rate: float
+    samples: int
+    behind: float = 0.0
+    behind_stderr: float | None = None
+    tied: bool = True
 
     def to_json(self) -> dict:
+        def rounded(v):
+            return None if v is None else round(v, 6)
+
         return {
             "card": str(self.card),
             "mean": round(self.mean, 6),
-            "stderr": round(self.stderr, 6),
+            "stderr": rounded(self.stderr),
             "best_rate": round(self.best_rate, 6),
+            "samples": self.samples,
+            "behind": round(self.behind, 6),
+            "behind_stderr": rounded(self.behind_stderr),
+            "tied": self.tied,
         }
 
 
 class Hint(list):
     """The entries of a hint, best first (a list), with how they were found:
-    ``seat``, ``samples`` (deals evaluated), ``exact`` (how many of them exactly),
-    ``mode``, ``sampler``, ``effective`` (the effective sample size of the
-    weighted deals: ``samples`` when every deal weighs the same), ``seconds``."""
+    ``seat``, ``samples`` (deals drawn), ``exact`` (how many were valued
+    exactly), ``mode``, ``evaluation``, ``sampler``, ``effective`` (the
+    effective sample size of the weighted deals: ``samples`` when every deal
+    weighs the same), ``seconds``."""
 
     def __init__(self, entries, *, seat, samples, exact, mode, seconds, sampler="uniform",
-                 effective=None):
+                 effective=None, evaluation=DEFAULT_EVALUATION):  # fmt: skip
         super().__init__(entries)
         self.sampler = sampler
+        self.evaluation = evaluation
         self.effective = samples if effective is None else effective
         self.seat = seat
         self.samples = samples
@@ -155,10 +137,16 @@ class Hint(list):
     def best(self) -> HintEntry:
         return self[0]
 
+    @property
+    def tied(self) -> list[HintEntry]:
+        """The entries statistically tied with the best (the best first)."""
+        return [entry for entry in self if entry.tied]
+
     def to_json(self) -> dict:
         return {
             "seat": self.seat,
             "mode": self.mode,
+            "evaluation": self.evaluation,
             "sampler": self.sampler,
             "samples": self.samples,
             "effective_samples": round(self.effective, 3),
@@ -176,6 +164,7 @@ def hint(
     mode: str = "maxn",
     *,
     sampler: str = DEFAULT_SAMPLER,
+    evaluation: str = DEFAULT_EVALUATION,
     rng: random.Random | None = None,
     deals: Iterable[Position | str] | None = None,
     rollouts: int = DEFAULT_ROLLOUTS,
@@ -188,109 +177,180 @@ def hint(
     """Ranked cards for the seat to move, from what it sees.
 
     ``view``: a record with the other hands hidden (``?``), as text or a
-    ``Record``; a full record is read as the mover's view of it; a full
-    ``Position`` as what its mover sees there (the other two hands are dealt
-    again from their union in each sample; with no record of play there is
-    nothing to weight, so ``sampler`` does not matter). ``deals`` replaces
-    sampling with the given full positions (the view is then not needed:
-    pass None). ``samples`` / ``time_limit``: the budget (defaults 30 deals,
-    1 s; pass ``time_limit=0`` for no time limit, which makes the result
-    depend only on the seed and the sample count). ``seed`` or ``rng``: the
-    random stream. ``mode``: ``"maxn"`` (own points when everyone plays for
-    themselves) or ``"paranoid"`` (guaranteed points) for the exact
-    evaluation. ``sampler``: ``"uniform"`` or ``"weighted"`` (by the
-    likelihood of the opponents' plays, ``tremble`` the model's noise). See
-    the module docstring for ``rollouts``, ``epsilon``, ``horizon`` and
-    ``exact_cards``.
+    ``Record`` (before any card is played, the position with hidden hands
+    is enough); a full record is read as the mover's view of it; a full
+    ``Position`` (or its text) as what its mover sees there (the other two
+    hands are dealt again from their union in each sample). ``deals``
+    replaces sampling with the given full positions (the view is then not
+    needed: pass None). ``samples`` / ``time_limit``: the budget (defaults
+    200 deals, 1 s; ``time_limit=0`` for none, which makes the result depend
+    only on the seed and the sample count). ``seed`` or ``rng``: the random
+    stream. ``mode``: ``"maxn"`` (own points when everyone plays for
+    themselves) or ``"paranoid"`` (guaranteed points). See the module
+    docstring for ``evaluation``, ``sampler`` and the playout options
+    ``rollouts``, ``epsilon``, ``horizon``; ``exact_cards``: value a deal
+    exactly up to this many cards a hand.
     """
     if mode not in MODES:
         raise CoinsError(f'mode "{mode}" is not a hint mode: use maxn or paranoid')
     if sampler not in SAMPLERS:
         raise CoinsError(f'sampler "{sampler}" is not a sampler: use uniform or weighted')
+    if evaluation not in EVALUATIONS:
+        raise CoinsError(f'evaluation "{evaluation}" is not an evaluation: use search or playout')
     samples = DEFAULT_SAMPLES if samples is None else samples
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise CoinsError(f"samples must be a positive whole number, not {samples!r}")
     time_limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
-    if not time_limit >= 0:
-        raise CoinsError(f"time_limit must be seconds (0 for none), not {time_limit!r}")
+    if isinstance(time_limit, bool) or not 0 <= time_limit < math.inf:
+        raise CoinsError(f"time_limit must be finite seconds (0 for none), not {time_limit!r}")
     if not isinstance(rollouts, int) or rollouts < 1:
         raise CoinsError(f"rollouts must be a positive whole number, not {rollouts!r}")
     if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
         raise CoinsError(f"horizon must be a whole number of cards, not {horizon!r}")
     if not 0 < tremble <= 1:
         raise CoinsError(f"tremble must be a probability above 0, not {tremble!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
     exact_cards = EXACT_CARDS[mode] if exact_cards is None else exact_cards
     if rng is not None and seed is not None:
         raise CoinsError("give rng or seed, not both")
+    if mode == "paranoid":
+        evaluation = "playout"
     master = rng if rng is not None else random.Random(seed)
+    source = _deal_source(view, deals, sampler, samples, tremble, master)
+    value = _Evaluator(mode, evaluation, exact_cards, horizon, rollouts, epsilon)
 
+    ensure_compiled()  # before the clock: a first run compiles
     start = time.perf_counter()
     deadline = start + time_limit if time_limit else None
-    source = _deal_source(view, deals, sampler, samples, tremble, master)
     evaluated: dict[object, dict[Card, float]] = {}
     weights: dict[object, int] = {}
+    order: list[object] = []  # the distinct deals, in the order first drawn
+    contenders: list[Card] | None = None
     drawn = exact_done = 0
-    for i in range(samples):
-        sample_rng = random.Random(master.getrandbits(64))
-        key = source.key(i, sample_rng)
-        if key is None:
+    streams = (random.Random(master.getrandbits(64)) for _ in itertools.count())
+    while drawn < samples and (deadline is None or not drawn or time.perf_counter() < deadline):
+        batch = []
+        for _ in range(min(threads, samples - drawn)):
+            stream = next(streams)
+            key = source.key(drawn + len(batch), stream)
+            if key is None:
+                break
+            batch.append((key, stream))
+        if not batch:
             break
-        if key not in evaluated:
-            if i > 0 and deadline is not None and time.perf_counter() >= deadline:
-                break
-            left = None
-            if i > 0 and deadline is not None:
-                left = deadline - time.perf_counter()
-            found = _evaluate(source.position(key), mode, exact_cards, horizon, rollouts,
-                              epsilon, sample_rng, left, threads)  # fmt: skip
-            if found is None:  # an exact search ran out of time
-                break
-            evaluated[key], exact = found
-            exact_done += exact
-        weights[key] = weights.get(key, 0) + 1
-        drawn += 1
-    keys = list(evaluated)
-    entries, effective = aggregate([evaluated[k] for k in keys], [weights[k] for k in keys])
+        fresh = [(key, stream) for key, stream in dict(batch).items() if key not in evaluated]
+        found = on_threads(
+            lambda t: [value(source.position(key), contenders, stream) for key, stream in fresh[t::threads]],
+            min(threads, max(1, len(fresh))),
+        ) if fresh else []  # fmt: skip
+        for t, part in enumerate(found):
+            for (key, _), (values, exact) in zip(fresh[t::threads], part):
+                evaluated[key] = values
+                order.append(key)
+                exact_done += exact
+        for key, _ in batch:
+            weights[key] = weights.get(key, 0) + 1
+        drawn += len(batch)
+        contenders = _contenders(evaluated, weights, order, contenders)
+    entries, effective = aggregate([evaluated[k] for k in order], [weights[k] for k in order])
     return Hint(entries, seat=source.mover, samples=drawn, exact=exact_done, mode=mode,
-                sampler=sampler, effective=effective,
+                sampler=sampler, effective=effective, evaluation=evaluation,
                 seconds=time.perf_counter() - start)  # fmt: skip
+
+
+def _contenders(evaluated, weights, order, contenders) -> list[Card]:
+    """The cards still worth valuing: those not clearly behind the leader."""
+    values = [evaluated[k] for k in order]
+    cards = list(values[0]) if contenders is None else contenders
+    if len(order) < MIN_SAMPLES or len(cards) < 2:
+        return cards
+    w = [weights[k] for k in order]
+    leader = max(cards, key=lambda c: _mean([v[c] for v in values], w))
+    kept = []
+    for card in cards:
+        lead, stderr = _paired(values, w, leader, card)
+        if card == leader or stderr is None or lead <= ELIMINATE * stderr:
+            kept.append(card)
+    return kept
+
+
+def _mean(xs, ws) -> float:
+    return sum(w * x for w, x in zip(ws, xs)) / sum(ws)
+
+
+def _stderr(xs, ws) -> float | None:
+    """The standard error of the weighted mean over the effective sample size
+    ``(sum w)^2 / sum w^2`` (equal weights: ``s / sqrt(n)``); None below two."""
+    total = sum(ws)
+    effective = total * total / sum(w * w for w in ws)
+    if len(xs) < 2 or effective <= 1 + 1e-9:
+        return None
+    mean = _mean(xs, ws)
+    spread = sum(w * (x - mean) ** 2 for w, x in zip(ws, xs)) / total
+    return math.sqrt(spread / (effective - 1))
+
+
+def _paired(values, weights, a: Card, b: Card) -> tuple[float, float | None]:
+    """Mean lead of card ``a`` over ``b`` on the deals where both were valued, and its stderr."""
+    pairs = [(v[a] - v[b], w) for v, w in zip(values, weights) if a in v and b in v]
+    if not pairs:
+        return 0.0, None
+    diffs, ws = zip(*pairs)
+    return _mean(diffs, ws), _stderr(diffs, ws)
 
 
 def aggregate(values: list[dict[Card, float]], weights: list[float]) -> tuple[list[HintEntry], float]:
     """Hint entries (best first) from each deal's card values and the deal's
     weight, and the effective sample size ``(sum w)^2 / sum w^2``.
 
-    The mean is weighted; the standard error is the weighted spread over the
-    effective sample size (with equal weights: the usual ``s / sqrt(n)``); the
-    best rate is the weighted share of deals where the card was best.
+    A card left out of later deals (out of contention) is judged on the deals
+    it was valued on. Means and best rates are weighted; the best card's lead
+    over each other card is the weighted mean of their differences deal by
+    deal, with its standard error; a card is tied with the best when that
+    lead is at most ``TIED`` standard errors (or zero with no spread).
     """
     total = sum(weights)
     if not values or total <= 0:
         raise CoinsError("no deal with a positive weight to aggregate")
     effective = total * total / sum(w * w for w in weights)
-    entries = []
+    rows = []
     for card in values[0]:
-        vs = [v[card] for v in values]
-        mean = sum(w * v for w, v in zip(weights, vs)) / total
-        stderr = 0.0
-        if effective > 1 + 1e-9:
-            spread = sum(w * (v - mean) ** 2 for w, v in zip(weights, vs)) / total
-            stderr = math.sqrt(spread * effective / (effective - 1) / effective)
-        best = sum(w for w, v in zip(weights, values) if v[card] == max(v.values()))
-        entries.append(HintEntry(card, mean, stderr, best / total))
-    entries.sort(key=lambda e: (-e.mean, -e.best_rate, e.card))
+        mine = [(v, w) for v, w in zip(values, weights) if card in v]
+        vs = [v[card] for v, _ in mine]
+        ws = [w for _, w in mine]
+        best = sum(w for v, w in mine if v[card] == max(v.values()))
+        rows.append((card, _mean(vs, ws), _stderr(vs, ws), best / sum(ws), len(mine)))
+    rows.sort(key=lambda r: (-r[4], -r[1], -r[3], r[0]))  # the cards in contention longest
+    leader = rows[0][0]
+    entries = []
+    for card, mean, stderr, best_rate, n in rows:
+        lead, lead_stderr = _paired(values, weights, leader, card)
+        tied = card == leader or (
+            lead <= TIED * lead_stderr if lead_stderr is not None else abs(lead) < 1e-9
+        )
+        entries.append(HintEntry(card, mean, stderr, best_rate, n, lead, lead_stderr, tied))
+    entries.sort(key=lambda e: (e.card != leader, e.behind, -e.mean, -e.best_rate, e.card))
     return entries, effective
 
 
 class _Deals:
     """Where a hint's deals come from: ``key(i, rng)`` names the ``i``-th deal
-    drawn (None when there are no more; equal keys, the same deal, evaluated
+    drawn (None when there are no more; equal keys, the same deal, valued
     once and counted again), ``position(key)`` is that deal's position."""
 
     def __init__(self, mover, key, position):
         self.mover = mover
         self.key = key
         self.position = position
+
+
+def read_view(text: str) -> Record | Position:
+    """A view or record (``?`` hands, or ``... | cards``), or a bare position."""
+    text = text.strip()
+    if "|" in text or "?" in text.split(" ")[:3]:
+        return Record.parse(text)
+    return Position.parse(text)
 
 
 def _deal_source(view, deals, sampler, samples, tremble, master) -> _Deals:
@@ -303,13 +363,13 @@ def _deal_source(view, deals, sampler, samples, tremble, master) -> _Deals:
             raise CoinsError("the given deals must all have the same seat to move, hand not over")
         return _Deals(movers.pop(), lambda i, rng: i if i < len(positions) else None,
                       positions.__getitem__)  # fmt: skip
+    if isinstance(view, str):
+        view = read_view(view)
     if isinstance(view, Position):
         if view.is_terminal:
             raise CoinsError("the hand is over: there is no card to hint")
         seat = view.to_move
         return _fresh(seat, lambda rng: resample_position(view, seat, rng))
-    if isinstance(view, str):
-        view = Record.parse(view)
     if not isinstance(view, Record):
         raise CoinsError(f"a view is a Record, a Position or text, not {type(view).__name__}")
     mover = view.to_move
@@ -346,65 +406,59 @@ def _fresh(mover, draw) -> _Deals:
     return _Deals(mover, key, drawn.pop)
 
 
-def _evaluate(position, mode, exact_cards, horizon, rollouts, epsilon, rng, left, threads):
-    """({card: the mover's value}, 1 if exact else 0), or None if out of time."""
-    mover = position.to_move
-    if position.cards_per_hand <= exact_cards:
-        if mode == "maxn":
-            result = solve_maxn(position, time_limit=left, card_results=True, line=False,
-                                threads=threads)  # fmt: skip
-            if not result.exact:
-                return None
-            return {c: float(r[mover]) for c, r in result.card_results.items()}, 1
-        result = solve(position, (mover,), time_limit=left, line=False, threads=threads)
-        if not result.exact:
-            return None
-        return {c: float(v) for c, v in result.card_values.items()}, 1
-    deadline = None if left is None else time.perf_counter() + left
-    cards = position.legal_cards()
-    # each card its own stream, so the values do not depend on how cards are shared out
-    jobs = [(card, random.Random(rng.getrandbits(64))) for card in cards]
+class _Evaluator:
+    """Values cards in one full deal: ``(position, cards, rng) -> ({card: the
+    mover's points}, 1 if exact else 0)``; ``cards`` None means every card.
+    Runs on one search thread (deals are shared out over threads instead)."""
 
-    def value_of(jobs, search_threads):
-        values = {}
-        for card, card_rng in jobs:
-            after = position.play(card)
-            total = 0
-            for _ in range(rollouts):
-                hands, leader, trick, points = play_until(after.hands, after.leader, after.trick,
-                                                          card_rng, epsilon, horizon)  # fmt: skip
-                rest = _exact_value(Position(tuple(hands), leader, tuple(trick)), mover, mode,
-                                    deadline, search_threads)  # fmt: skip
-                if rest is None:
-                    return None
-                total += points[mover] + rest
-            # points of a trick the card completed are in after.taken, not in the playout
-            values[card] = total / rollouts + (after.taken[mover] - position.taken[mover])
-        return values
+    def __init__(self, mode, evaluation, exact_cards, horizon, rollouts, epsilon):
+        self.mode = mode
+        self.evaluation = evaluation
+        self.exact_cards = exact_cards
+        self.horizon = horizon
+        self.rollouts = rollouts
+        self.epsilon = epsilon
 
-    if threads > 1 and len(jobs) > 1:
-        # the cards shared out over threads, each solving on one search thread
-        parts = on_threads(lambda t: value_of(jobs[t::threads], 1), threads)
-    else:
-        parts = [value_of(jobs, threads)]
-    if any(part is None for part in parts):
-        return None
-    return {card: v for part in parts for card, v in part.items()}, 0
+    def __call__(self, position: Position, cards, rng: random.Random):
+        mover = position.to_move
+        if position.cards_per_hand <= self.exact_cards:
+            if self.mode == "maxn":
+                result = solve_maxn(position, line=False, threads=1)
+                values = {c: float(r[mover]) for c, r in result.card_results.items()}
+            else:
+                result = solve(position, (mover,), line=False, threads=1)
+                values = {c: float(v) for c, v in result.card_values.items()}
+            return _only(values, cards), 1
+        cards = position.legal_cards() if cards is None else cards
+        if self.evaluation == "search":
+            tricks = SEARCH_TRICKS[position.cards_per_hand]
+            found, _ = search_card_results(position, tricks, threads=1)
+            return {c: found[c][mover] for c in cards}, 0
+        return {c: self._playouts(position, c, rng) for c in cards}, 0
+
+    def _playouts(self, position: Position, card: Card, rng: random.Random) -> float:
+        """Mean points for the mover after ``card``: greedy play to the horizon, then exact."""
+        mover = position.to_move
+        after = position.play(card)
+        stream = random.Random(rng.getrandbits(64))
+        total = 0
+        for _ in range(self.rollouts):
+            hands, leader, trick, points = play_until(after.hands, after.leader, after.trick,
+                                                      stream, self.epsilon, self.horizon)  # fmt: skip
+            rest = Position(tuple(hands), leader, tuple(trick))
+            total += points[mover] + _exact_value(rest, mover, self.mode)
+        # points of a trick the card completed are in after.taken, not in the playout
+        return total / self.rollouts + (after.taken[mover] - position.taken[mover])
 
 
-def _exact_value(position: Position, seat: int, mode: str, deadline, threads) -> float | None:
-    """Seat's points from ``position`` on (max^n or guaranteed), None if out of time."""
+def _only(values: dict[Card, float], cards) -> dict[Card, float]:
+    return values if cards is None else {c: values[c] for c in cards}
+
+
+def _exact_value(position: Position, seat: int, mode: str) -> int:
+    """Seat's points from ``position`` on (max^n or guaranteed), on one thread."""
     if position.is_terminal or position.coins_left == 0:
         return 0
-    left = None
-    if deadline is not None:
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            return None
     if mode == "maxn":
-        result = solve_maxn(position, time_limit=left, card_results=False, line=False,
-                            threads=threads)  # fmt: skip
-        return result.equilibrium[seat] if result.exact else None
-    result = solve(position, (seat,), time_limit=left, card_values=False, line=False,
-                   threads=threads)  # fmt: skip
-    return result.guaranteed[seat] if result.exact else None
+        return solve_maxn(position, card_results=False, line=False, threads=1).equilibrium[seat]
+    return solve(position, (seat,), card_values=False, line=False, threads=1).guaranteed[seat]

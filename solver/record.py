@@ -96,10 +96,14 @@ class Record:
 
     @classmethod
     def parse(cls, text: str) -> Record:
-        """Parse ``<position> | <cards>`` (RULES.md); hands may be ``?`` in a view."""
+        """Parse ``<position> | <cards>`` (RULES.md); hands may be ``?`` in a view,
+        and a view before any card is played may leave out the `` |``."""
         if not isinstance(text, str):
             raise NotationError(f"a record is text, not {type(text).__name__}")
-        match = _RECORD.match(text.strip())
+        text = text.strip()
+        if "|" not in text and HIDDEN in text.split(" ")[:3]:
+            text += " |"  # RULES.md: before any card is played a view is just the position
+        match = _RECORD.match(text)
         if match is None or "|" in match["position"] or "|" in (match["moves"] or ""):
             raise RecordError(
                 f"a record is a position, then ' | ', then the cards played, "

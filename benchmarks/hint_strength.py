@@ -1,0 +1,102 @@
+"""Playing strength of the hint with its learned evaluation, in duplicate hands.
+
+``python -m benchmarks.hint_strength`` plays ``--deals`` duplicate deals
+(each once per rotation of the bots, ``analysis.arena.duplicate``) for two
+line-ups of three bots:
+
+- ``hint``: ``hint()`` with its default settings as a bot (a time limit of
+  1 s a move), the hint as it was before the learned evaluation (greedy
+  playouts then exact, 30 deals, 1 s: the defaults of commit 93be6f7), and
+  the greedy bot;
+- ``match``: ``pimc`` with ``coins match``'s defaults, the same bot valuing
+  deals by playouts with that commit's defaults (10 deals, 0.25 s), and greedy.
+
+Each bot's points per hand come with a 95% interval, and so do the paired
+differences deal by deal (the new bot minus each other one), which is what
+the comparison rests on. Results go to ``results/hint_strength.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from analysis.arena import duplicate, mean_and_half_width
+from analysis.bots import PIMC_SAMPLES, PIMC_TIME_LIMIT, PimcBot, greedy_bot
+from analysis.hint import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT
+from solver.compiled import ensure_compiled
+
+from . import solver as paranoid
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "hint_strength.json"
+# the hint and pimc budgets of commit 93be6f7, before the learned evaluation
+EARLIER_HINT = {"samples": 30, "time_limit": 1.0}
+EARLIER_PIMC = {"samples": 10, "time_limit": 0.25}
+TARGETS = {"earlier": 0.5, "greedy": 2.5}  # points a hand the new bot must gain
+
+
+def lineups() -> dict:
+    return {
+        "hint": (
+            ("hint", "hint (playouts)", "greedy"),
+            (PimcBot(DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT),
+             PimcBot(**EARLIER_HINT, evaluation="playout"), greedy_bot),
+        ),
+        "match": (
+            ("pimc", "pimc (playouts)", "greedy"),
+            (PimcBot(PIMC_SAMPLES, PIMC_TIME_LIMIT),
+             PimcBot(**EARLIER_PIMC, evaluation="playout"), greedy_bot),
+        ),
+    }  # fmt: skip
+
+
+def paired(result, a: int, b: int) -> dict:
+    mean, half = mean_and_half_width([x - y for x, y in zip(result.per_deal[a], result.per_deal[b])])
+    return {"mean": round(mean, 4), "ci95": [round(mean - half, 4), round(mean + half, 4)]}
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.hint_strength",
+                                     description=__doc__.partition("\n\n")[0])  # fmt: skip
+    parser.add_argument("--deals", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=46)
+    parser.add_argument("--lineups", default="hint,match", help="hint, match or both (default)")
+    parser.add_argument("--output", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    console = Console()
+    ensure_compiled()
+    report = {"machine": paranoid.machine(), "deals": args.deals, "seed": args.seed, "lineups": {}}
+    for name in args.lineups.split(","):
+        labels, players = lineups()[name]
+        result = duplicate(labels, args.deals, args.seed, players=players)
+        row = result.to_json() | {
+            "new_minus_earlier": paired(result, 0, 1),
+            "new_minus_greedy": paired(result, 0, 2),
+        }
+        row["met"] = (row["new_minus_earlier"]["mean"] >= TARGETS["earlier"]
+                      and row["new_minus_greedy"]["mean"] >= TARGETS["greedy"])  # fmt: skip
+        report["lineups"][name] = row
+        table = Table(title=f"{name}: {args.deals} deals x 3 seatings")
+        for heading in ("bot", "points a hand", "95% interval", "s a move"):
+            table.add_column(heading)
+        for score in row["scores"]:
+            table.add_row(score["bot"], f"{score['mean']:.2f}",
+                          f"{score['ci95'][0]:.2f} .. {score['ci95'][1]:.2f}",
+                          f"{score['seconds_per_move']:.3f}")  # fmt: skip
+        console.print(table)
+        for key in ("new_minus_earlier", "new_minus_greedy"):
+            d = row[key]
+            console.print(f"  {key.replace('_', ' ')}: {d['mean']:+.2f} "
+                          f"({d['ci95'][0]:+.2f} .. {d['ci95'][1]:+.2f})")
+        args.output.write_text(json.dumps(report, indent=1) + "\n")
+    console.print(f"saved {args.output}")
+    return report
+
+
+if __name__ == "__main__":
+    main()
