@@ -16,6 +16,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from analysis.report import EXACT_CARDS
 from analysis import (
     MAIN_LINE,
     Analysis,
@@ -28,6 +29,7 @@ from solver.cards import SEATS, Card
 
 from . import api, render
 from .notice import compile_notice
+from .status import search_status
 
 BEST_MARK = "+"  # max^n: the most own points for the mover
 CHOICE_STYLE = "bold underline"  # the card the main line plays
@@ -113,6 +115,10 @@ def register(add) -> None:
     analyze_parser = add("analyze", analyze_command)
     position_argument(analyze_parser)
     limits(analyze_parser, "the analysis (what is done so far is shown)")
+    analyze_parser.add_argument(
+        "--exact-cards", type=int, default=EXACT_CARDS, metavar="K",
+        help=f"solve decisions exactly up to K cards a hand, estimate beyond (default {EXACT_CARDS})",
+    )  # fmt: skip
     analyze_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of tables"
     )
@@ -215,12 +221,12 @@ def analysis_report(result: Analysis) -> Group:
                    ("paranoid", "left"), ("max^n", "left"), ("", "left"))  # fmt: skip
     for d in result.decisions:
         by_card = {c.card: c for c in d.cards}
-        paranoid = _runs_cell(
+        paranoid = Text("-", style="dim") if d.guaranteed is None else _runs_cell(
             d.position, lambda c: by_card[c].paranoid,
             lambda c: render.OPTIMAL_MARK if by_card[c].paranoid_optimal else "", d.played,
         )  # fmt: skip
         maxn = _runs_cell(
-            d.position, lambda c: by_card[c].maxn[d.seat],
+            d.position, lambda c: render.number(by_card[c].maxn[d.seat]),
             lambda c: BEST_MARK if by_card[c].maxn_best else "", d.played,
         )  # fmt: skip
         notes = []
@@ -237,10 +243,17 @@ def analysis_report(result: Analysis) -> Group:
             f"Modes disagree at move{'s' if len(disagree) > 1 else ''} {', '.join(disagree)}."
             if disagree else "The max^n line plays paranoid-optimal cards throughout."
         ))  # fmt: skip
-    if not result.exact:
+    estimated = [d.number for d in result.decisions if d.estimated]
+    if estimated:
         parts.append(Text(
-            "Not exact: the node or time limit ran out; the decisions above are the ones "
-            "finished.", style="bold",
+            f"Estimated, not proven (~): the max^n values of moves {estimated[0]}-{estimated[-1]}"
+            f"{'' if len(estimated) == estimated[-1] - estimated[0] + 1 else ' (some)'}, "
+            "beyond exact reach; the main line follows the estimate there.", style="bold",
+        ))  # fmt: skip
+    if not result.complete:
+        stopped = "it was stopped (Ctrl-C)" if result.interrupted else "the node or time limit ran out"
+        parts.append(Text(
+            f"Not complete: {stopped}; the decisions above are the ones finished.", style="bold",
         ))  # fmt: skip
     parts.append(Text(f"{'exact' if result.exact else 'not exact'}, {result.nodes:,} nodes, "
                       f"{result.seconds:.2f} s", style="dim"))  # fmt: skip
@@ -248,7 +261,7 @@ def analysis_report(result: Analysis) -> Group:
 
 
 def _seat_value(values, seat: int) -> str:
-    return "-" if values is None or values[seat] is None else str(values[seat])
+    return "-" if values is None or values[seat] is None else render.number(values[seat])
 
 
 def review_report(result: Review) -> Group:

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import networkx as nx
 
 from analysis import Analysis, Hint, Review, analyze, decision_graph, hint, review
+from analysis.estimate import Estimate, estimate
+from analysis.report import AnalysisInterrupted
 from solver import (
     Position,
     Record,
@@ -29,6 +31,7 @@ from solver.cards import Card
 
 OPEN_HAND_CARDS = 8  # a hint on a full position shows the open-hand values up to this many cards a hand
 OPEN_HAND_TIME_LIMIT = 5.0  # seconds for them; beyond it they are left out
+ESTIMATE_SECONDS = 1.0  # the estimate's time when the exact max^n search does not finish
 
 
 def _text(words: str | list[str]) -> str:
@@ -36,24 +39,66 @@ def _text(words: str | list[str]) -> str:
     return words if isinstance(words, str) else " ".join(words)
 
 
+@dataclass
+class SolveAnswer:
+    """``coins solve``'s answer: the solver's ``result`` and, when the mode asks
+    for max^n values and the exact search did not finish, their ``estimate``
+    (``analysis.estimate``), kept apart so that proven values and estimates
+    are never mixed up."""
+
+    result: SolveResult
+    estimate: Estimate | None = None
+
+    @property
+    def interrupted(self) -> bool:
+        return self.result.interrupted
+
+    def to_json(self) -> dict:
+        out = self.result.to_json()
+        if self.estimate is not None:
+            out["estimate"] = self.estimate.to_json()
+        return out
+
+
 def solve_position(
     args: argparse.Namespace, progress: Callable[[str], None] | None = None
-) -> SolveResult:
+) -> SolveAnswer:
     """``coins solve``. A solve stopped by Ctrl-C (or a ``solver.threads.Cancel``)
-    returns what it proved, ``interrupted`` set, as a limit would."""
+    returns what it proved, ``interrupted`` set, as a limit would. Under a time
+    limit, the max^n estimate's time (``ESTIMATE_SECONDS``, at most half the
+    limit) is kept back from the exact search."""
     position = Position.parse(_text(args.position))
     seats = (0, 1, 2) if args.seat is None else (args.seat,)
     table = None if args.memory is None else TranspositionTable(args.memory)
+    wants_maxn = args.mode in ("maxn", "both") and not position.is_terminal
+    estimate_seconds = ESTIMATE_SECONDS
+    time_limit = args.time_limit
+    if wants_maxn and time_limit is not None:
+        estimate_seconds = min(ESTIMATE_SECONDS, time_limit / 2)
+        time_limit -= estimate_seconds
     try:
-        return solve(position, seats, args.max_nodes, args.time_limit, mode=args.mode,
-                     table=table, progress=progress)  # fmt: skip
+        result = solve(position, seats, args.max_nodes, time_limit, mode=args.mode,
+                       table=table, progress=progress)  # fmt: skip
     except SolveInterrupted as stop:
-        return stop.result
+        result = stop.result
+    answer = SolveAnswer(result)
+    if wants_maxn and result.equilibrium is None:
+        if progress is not None:
+            progress("estimating the max^n values (the exact search did not finish)")
+        answer.estimate = estimate(position, estimate_seconds)
+    return answer
 
 
-def analyze_position(args: argparse.Namespace) -> Analysis:
-    """``coins analyze``."""
-    return analyze(Position.parse(_text(args.position)), args.max_nodes, args.time_limit)
+def analyze_position(
+    args: argparse.Namespace, progress: Callable[[str], None] | None = None
+) -> Analysis:
+    """``coins analyze``. Stopped by Ctrl-C, it returns the decisions finished,
+    ``interrupted`` set."""
+    try:
+        return analyze(Position.parse(_text(args.position)), args.max_nodes, args.time_limit,
+                       exact_cards=args.exact_cards, progress=progress)  # fmt: skip
+    except AnalysisInterrupted as stop:
+        return stop.analysis
 
 
 def review_record(args: argparse.Namespace) -> Review:

@@ -11,15 +11,14 @@ import argparse
 import inspect
 import json
 import sys
-from contextlib import contextmanager
 
 from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from solver import CoinsError
 
 from . import analysis_commands, api, batch_commands, play_commands, render, web
 from .notice import compile_notice
+from .status import search_status
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,29 +42,13 @@ def solve_command(args: argparse.Namespace) -> None:
     """
     compile_notice()
     with search_status() as progress:
-        result = api.solve_position(args, progress)
+        answer = api.solve_position(args, progress)
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps(answer.to_json()))
     else:
-        Console().print(render.solve_report(result))
-    if result.interrupted:
+        Console().print(render.solve_report(answer.result, answer.estimate))
+    if answer.interrupted:
         raise KeyboardInterrupt  # after the report: exit status 130
-
-
-@contextmanager
-def search_status():
-    """A ``progress`` callback for ``solve`` that keeps a live status line on
-    stderr (what is being proven, seconds so far) while a long solve runs, or
-    None when stderr is not a terminal (scripts and pipes see nothing extra)."""
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        yield None
-        return
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-               TextColumn("[dim]Ctrl-C stops"))  # fmt: skip
-    with Progress(*columns, console=console, transient=True) as status:
-        task = status.add_task("solving", total=None)
-        yield lambda message: status.update(task, description=message)
 
 
 def deal_command(args: argparse.Namespace) -> None:

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from analysis.arena import DuplicateResult, MatchesResult, duplicate, interval, matches
-from analysis.bots import BOTS
+from analysis.bots import BOTS, PIMC_SAMPLES, PIMC_TIME_LIMIT
 from analysis.hint import (
     DEFAULT_HORIZON,
     DEFAULT_SAMPLER,
@@ -58,14 +58,22 @@ def hint_command(args: argparse.Namespace) -> None:
     console.print(f"View {answer.view}")
     console.print(render.hint_table(result, answer.context))
     what = "own points, everyone for themselves" if args.mode == "maxn" else "guaranteed points"
+    how = ("estimated by a search of the next tricks and a network trained on exact values"
+           if result.evaluation == "search"
+           else f"by greedy play to {DEFAULT_HORIZON} cards a hand, then exactly")  # fmt: skip
+    tied = result.tied
     console.print(
         Text(
-            f"Seat {result.seat} to move. mean: {what} from here on, over {result.samples} "
-            f"sampled deals ({result.exact} solved exactly, the others by greedy play to "
-            f"{DEFAULT_HORIZON} cards a hand, then exactly; {result.sampler} sampling); "
-            f"best: share of deals where the card was best. {result.seconds:.2f} s"
+            f"Seat {result.seat} to move. mean: {what} from here on, over the sampled deals "
+            f"({result.samples} drawn, {result.exact} solved exactly, the others {how}; "
+            f"{result.sampler} sampling); best: share of deals where the card was best; "
+            f"behind: the best card's lead over it, deal by deal; a card leaves contention "
+            f"(fewer deals) once clearly behind. {result.seconds:.2f} s"
         )
     )
+    if len(tied) > 1:
+        cards = ", ".join(str(entry.card) for entry in tied)
+        console.print(Text(f"Statistically tied for best: {cards}.", style="bold"))
 
 
 def match_command(args: argparse.Namespace) -> None:
@@ -88,7 +96,9 @@ def match_command(args: argparse.Namespace) -> None:
     short) and its seconds per move. Ties for first cannot happen: only a
     trick's winner scores, so one seat reaches T first and wins.
 
-    Bots: random, greedy (a heuristic), pimc (hint's best card).
+    Bots: random, greedy (a heuristic), pimc (hint's best card), pimc-playout
+    (the same, valuing deals by greedy playouts as hint did before its learned
+    evaluation).
     """
     options = {"samples": args.pimc_samples, "time_limit": args.pimc_time_limit}
     if args.target is None:
@@ -244,12 +254,13 @@ def register(add) -> None:
     )  # fmt: skip
     match_parser.add_argument("--seed", type=int, help="random seed (default: a new one, printed)")
     match_parser.add_argument(
-        "--pimc-samples", type=int, default=10, metavar="N",
-        help="pimc: deals sampled per decision (default 10)",
+        "--pimc-samples", type=int, default=PIMC_SAMPLES, metavar="N",
+        help=f"pimc: deals sampled per decision at most (default {PIMC_SAMPLES})",
     )  # fmt: skip
     match_parser.add_argument(
-        "--pimc-time-limit", type=float, default=0.25, metavar="SEC",
-        help="pimc: seconds per decision (default 0.25; 0: no limit, fully reproducible)",
+        "--pimc-time-limit", type=float, default=PIMC_TIME_LIMIT, metavar="SEC",
+        help=f"pimc: seconds per decision (default {PIMC_TIME_LIMIT}; 0: no limit, fully "
+             "reproducible)",
     )  # fmt: skip
     match_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a table"

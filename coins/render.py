@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.cards import SEATS, SUIT_LETTERS, SUIT_NAMES, Card, format_hand
+from analysis.estimate import Estimate
 from solver import SolveResult
 from solver.position import Position
 
@@ -107,7 +108,7 @@ def card_values_table(values: Mapping[Card, object], marked: Sequence[Card]) -> 
     columns: list[list[Text]] = [[] for _ in SUIT_LETTERS]
     for card in sorted(values, key=lambda c: (c.suit, -c.rank)):
         value = values[card]
-        shown = "-".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+        shown = _vector(value) if isinstance(value, (list, tuple)) else str(value)
         mark = f" {OPTIMAL_MARK}" if card in marked else ""
         columns[card.suit].append(Text.assemble(card_text(card), f" {shown}{mark}"))
     for suit, cells in enumerate(columns):
@@ -115,6 +116,18 @@ def card_values_table(values: Mapping[Card, object], marked: Sequence[Card]) -> 
             table.add_column(suit_heading(suit))
     table.add_row(*(Text("\n").join(cells) for cells in columns if cells))
     return table
+
+
+def number(value) -> str:
+    """A whole number as itself, an estimate (a float) to one decimal with ``~``."""
+    return str(value) if isinstance(value, int) else f"~{value:.1f}"
+
+
+def _vector(values) -> str:
+    """Three seats' points: ``2-1-0``, or estimated ``~2.3-1.1-0.6``."""
+    if all(isinstance(v, int) for v in values):
+        return "-".join(map(str, values))
+    return "~" + "-".join(f"{v:.1f}" for v in values)
 
 
 def line_table(position: Position, line: Sequence[Card]) -> Table:
@@ -147,30 +160,61 @@ def line_table(position: Position, line: Sequence[Card]) -> Table:
 
 
 def hint_table(entries: Sequence, context: Mapping[Card, object] | None = None) -> Table:
-    """A hint's cards, best first: mean points, standard error, how often best;
-    ``context`` adds a column of open-hand values."""
+    """A hint's cards, best first: mean points, standard error, how often best,
+    how far behind the best card (deal by deal) and whether that is within the
+    noise (``tied``); ``context`` adds a column of open-hand values."""
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     table.add_column("card")
     table.add_column("mean", justify="right")
     table.add_column("± stderr", justify="right")
     table.add_column("best", justify="right")
+    table.add_column("behind", justify="right")
+    table.add_column("deals", justify="right")
     if context is not None:
         table.add_column("open hand", justify="right")
-    for entry in entries:
+    for number, entry in enumerate(entries):
+        if number == 0:
+            behind = "best"
+        else:
+            behind = f"{entry.behind:.2f}" + (" tied" if entry.tied else "")
         row = [
             card_text(entry.card),
             f"{entry.mean:.2f}",
-            f"{entry.stderr:.2f}",
+            "-" if entry.stderr is None else f"{entry.stderr:.2f}",
             f"{100 * entry.best_rate:.0f}%",
+            behind,
+            str(entry.samples),
         ]
         if context is not None:
             row.append(str(context[entry.card]))
-        table.add_row(*row)
+        table.add_row(*row, style="bold" if entry.tied else None)
     return table
 
 
-def solve_report(result: SolveResult) -> Group:
-    """Everything ``coins solve`` shows for people: hands, values, card values, lines."""
+def estimate_texts(estimate: Estimate) -> list[RenderableType]:
+    """The mover's cards with their max^n points, marked as estimated unless exact."""
+    mover = estimate.position.to_move
+    values = {card: list(result) for card, result in estimate.card_results.items()}
+    if estimate.exact:
+        return [
+            Text(f"Seat {mover}'s cards and the points of seats 0-1-2 after each, all "
+                 f"playing for themselves ({OPTIMAL_MARK} the card the equilibrium plays)",
+                 style="bold"),
+            card_values_table(values, [estimate.best]),
+        ]  # fmt: skip
+    return [
+        Text(f"Estimated, not proven: seat {mover}'s cards and the points of seats 0-1-2 "
+             f"after each, all playing for themselves ({OPTIMAL_MARK} the estimate's choice)",
+             style="bold"),
+        card_values_table(values, [estimate.best]),
+        Text(f"Estimate: max^n searched {estimate.depth} trick(s) ahead, then a network "
+             f"trained on exact values; {estimate.seconds:.2f} s.", style="dim"),
+    ]  # fmt: skip
+
+
+def solve_report(result: SolveResult, estimate: Estimate | None = None) -> Group:
+    """Everything ``coins solve`` shows for people: hands, values, card values, lines,
+    and the max^n ``estimate`` where the exact search did not finish."""
     position = result.position
     mover = position.to_move
     paranoid = result.mode in ("paranoid", "both")
@@ -179,9 +223,12 @@ def solve_report(result: SolveResult) -> Group:
     if paranoid:
         columns["guaranteed"] = [value_text(result, seat) for seat in range(SEATS)]
     if maxn:
-        columns["max^n"] = [
-            str(v) for v in (result.equilibrium if result.equilibrium else ["-"] * SEATS)
-        ]
+        if result.equilibrium:
+            columns["max^n"] = [str(v) for v in result.equilibrium]
+        elif estimate is not None:
+            columns["max^n"] = [number(v) for v in estimate.card_results[estimate.best]]
+        else:
+            columns["max^n"] = ["-"] * SEATS
     parts: list[RenderableType] = [
         Text.assemble(("Position ", "bold"), str(position)),
         Text(""),
@@ -208,7 +255,8 @@ def solve_report(result: SolveResult) -> Group:
         if maxn:
             wanted += [("max^n card results", result.card_results),
                        ("equilibrium line", result.equilibrium_line)]
-        missing = [name for name, found in wanted if not found]
+        missing = [name for name, found in wanted
+                   if not found and not (estimate is not None and "max^n" in name)]
         if missing and not position.is_terminal:
             parts.append(Text(f"Not reached: {', '.join(missing)}.", style="bold"))
     if result.card_values:
@@ -232,6 +280,8 @@ def solve_report(result: SolveResult) -> Group:
             ),
             card_values_table(result.card_results, choice),
         ]
+    if estimate is not None:
+        parts += [Text(""), *estimate_texts(estimate)]
     if result.line:
         parts += [
             Text(""),

@@ -10,24 +10,20 @@ const SEATS = [0, 1, 2];
 
 // ----- the one place that reads card values from a solve ---------------------------------
 // Every card of the mover: its guaranteed value (paranoid) and its max^n result (every
-// seat's points), each with `estimated` when the solver marks it so. Exact values come in
-// `card_values` and `card_results`; values beyond exact reach are expected in
-// `estimated_card_values` / `estimated_card_results` (or with `estimated: {card_values:
-// true, ...}` flags): adapt only this function when the solve JSON settles how it says so.
+// seat's points), each with `estimated` when it is an estimate, not a proven value.
 function cardValues(result) {
+  // proven values come in card_values and card_results; where the exact max^n search
+  // did not finish, coins solve's "estimate" field holds estimated ones
   const values = new Map();
-  const flags = result.estimated && typeof result.estimated === "object" ? result.estimated : {};
-  const read = (exact, estimated, key, flag) => {
-    for (const [card, value] of Object.entries(exact || {})) {
-      entry(card)[key] = { value, estimated: Boolean(flag) };
-    }
-    for (const [card, value] of Object.entries(estimated || {})) {
-      if (!entry(card)[key]) entry(card)[key] = { value, estimated: true };
+  const entry = card => values.get(card) || values.set(card, {}).get(card);
+  const read = (found, key, estimated) => {
+    for (const [card, value] of Object.entries(found || {})) {
+      if (!entry(card)[key]) entry(card)[key] = { value, estimated };
     }
   };
-  const entry = card => values.get(card) || values.set(card, {}).get(card);
-  read(result.card_values, result.estimated_card_values, "guaranteed", flags.card_values);
-  read(result.card_results, result.estimated_card_results, "maxn", flags.card_results);
+  read(result.card_values, "guaranteed", false);
+  read(result.card_results, "maxn", false);
+  if (result.estimate) read(result.estimate.card_results, "maxn", !result.estimate.exact);
   return values;
 }
 
@@ -284,6 +280,8 @@ async function loadPosition(text, { quiet = false, keepHistory = false } = {}) {
   }
 }
 
+const points = (value, estimated) => (estimated ? `~${value.toFixed(1)}` : `${value}`);
+
 function valueLines(card, values, best) {
   const v = values.get(card);
   if (!v) return null;
@@ -299,8 +297,9 @@ function valueLines(card, values, best) {
     const own = v.maxn.value[solved.to_move];
     lines.append(el("span", {
       class: `m ${best.m.has(card) ? "best" : ""} ${v.maxn.estimated ? "estimated" : ""}`,
-      "data-maxn": v.maxn.value.join(","), text: `m ${own}`,
-      title: `max^n: seats 0-1-2 get ${v.maxn.value.join("-")}${v.maxn.estimated ? " (estimated)" : ""}`,
+      "data-maxn": v.maxn.value.join(","), text: `m ${points(own, v.maxn.estimated)}`,
+      title: `max^n: seats 0-1-2 get ${v.maxn.value.map(x => points(x, v.maxn.estimated)).join(" ")}`
+        + (v.maxn.estimated ? " (estimated)" : ""),
     }));
   }
   return lines;
@@ -324,6 +323,11 @@ function drawPosition(read) {
   const best = solved ? bestCards(values, mover) : { g: new Set(), m: new Set() };
   const choice = solved && (solved.equilibrium_line || solved.line || [])[0];
   const seatValue = (key, s) => {
+    const estimate = solved && solved.estimate;
+    if (key === "equilibrium" && estimate && solved.equilibrium === null) {
+      const value = estimate.card_results[estimate.best][s];
+      return estimate.exact ? value : `${points(value, true)} (estimated)`;
+    }
     if (!solved || !solved[key]) return null;
     const value = solved[key][s];
     if (value !== null && value !== undefined) return value;
