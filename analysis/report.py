@@ -14,16 +14,26 @@ card the mover holds its value in both modes:
 The modes disagree at a decision when the max^n choice is not one of the
 paranoid-optimal cards: playing for points against two selfish opponents
 then costs something against two who gang up.
+
+Decisions with more than ``exact_cards`` cards a hand (a full deal's first
+tricks) are beyond exact reach: there the max^n values are estimated
+(``analysis.estimate``), marked so, and the main line follows the
+estimate's card; the guaranteed values are left out.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from solver import Position
+from solver import CoinsError, Position
 from solver.cards import Card
 
-from ._common import Budget, BudgetSpent, as_position, card_list, moves_along, points_won
+from ._common import Budget, BudgetSpent, as_position, card_list, points_won, preferred_card
+from .estimate import estimate
+
+EXACT_CARDS = 9  # decisions with more cards a hand are estimated
+ESTIMATE_SECONDS = 1.0  # an estimated decision's time when there is no time limit
 
 MAIN_LINE = (
     "max^n equilibrium line: every seat plays for its own points, "
@@ -33,11 +43,12 @@ MAIN_LINE = (
 
 @dataclass
 class CardReport:
-    """One card the mover could play, valued in both modes."""
+    """One card the mover could play, valued in both modes (``paranoid`` None and
+    ``maxn`` real numbers where the decision is estimated)."""
 
     card: Card
-    paranoid: int  # the mover's guaranteed value after playing it
-    maxn: list[int]  # every seat's points (from the decision on) after playing it
+    paranoid: int | None  # the mover's guaranteed value after playing it
+    maxn: list  # every seat's points (from the decision on) after playing it
     paranoid_optimal: bool
     maxn_best: bool  # gives the mover the most own points
     maxn_choice: bool  # the card the equilibrium plays
@@ -46,7 +57,7 @@ class CardReport:
         return {
             "card": str(self.card),
             "paranoid": self.paranoid,
-            "maxn": list(self.maxn),
+            "maxn": [v if isinstance(v, int) else round(v, 3) for v in self.maxn],
             "paranoid_optimal": self.paranoid_optimal,
             "maxn_best": self.maxn_best,
             "maxn_choice": self.maxn_choice,
@@ -60,20 +71,22 @@ class Decision:
     ``number`` counts cards from the analysed position (1 = its first card),
     ``trick`` counts tricks from it (1 = the trick on the table or led next).
     Values count points from this decision on; ``taken`` is the score after
-    the card (as in the position's ``taken`` field).
+    the card (as in the position's ``taken`` field). ``estimated``: the max^n
+    values are estimates (and ``guaranteed`` is None).
     """
 
     number: int
     trick: int
     position: Position
     seat: int
-    guaranteed: int  # the mover's guaranteed value here
-    equilibrium: list[int]  # the three seats' equilibrium points from here
+    guaranteed: int | None  # the mover's guaranteed value here
+    equilibrium: list  # the three seats' equilibrium points from here
     cards: list[CardReport]
     played: Card  # the max^n choice, the card the main line plays
     taken: list[int]
     trick_winner: int | None = None  # set when ``played`` closes a trick
     trick_points: int = 0
+    estimated: bool = False
 
     @property
     def paranoid_optimal(self) -> list[Card]:
@@ -86,11 +99,13 @@ class Decision:
     @property
     def disagree(self) -> bool:
         """The max^n choice is not paranoid-optimal: the modes part ways here."""
-        return self.played not in self.paranoid_optimal
+        return self.guaranteed is not None and self.played not in self.paranoid_optimal
 
     @property
-    def paranoid_cost(self) -> int:
+    def paranoid_cost(self) -> int | None:
         """What the max^n choice costs the mover in guaranteed points (0 if none)."""
+        if self.guaranteed is None:
+            return None
         return self.guaranteed - next(c.paranoid for c in self.cards if c.card == self.played)
 
     def to_json(self) -> dict:
@@ -99,8 +114,9 @@ class Decision:
             "trick": self.trick,
             "position": str(self.position),
             "seat": self.seat,
+            "estimated": self.estimated,
             "guaranteed": self.guaranteed,
-            "equilibrium": list(self.equilibrium),
+            "equilibrium": [v if isinstance(v, int) else round(v, 3) for v in self.equilibrium],
             "played": str(self.played),
             "cards": [c.to_json() for c in self.cards],
             "paranoid_optimal": card_list(self.paranoid_optimal),
@@ -116,18 +132,25 @@ class Decision:
 @dataclass
 class Analysis:
     """What ``analyze`` found: root values in both modes and one ``Decision`` per card
-    of the main line. ``exact`` is False when the budget ran out; ``decisions``
-    then stops at the last decision finished (``guaranteed``/``equilibrium``
-    may be None)."""
+    of the main line. ``exact``: every decision's values are proven and the line
+    reaches the end of the hand. ``complete`` is False when the budget ran
+    out (or Ctrl-C: ``interrupted``); ``decisions`` then stops at the last one
+    finished. ``guaranteed`` is None beyond exact reach; ``equilibrium`` is
+    then the first decision's estimate."""
 
     position: Position
     guaranteed: list[int] | None = None
-    equilibrium: list[int] | None = None
+    equilibrium: list | None = None
     decisions: list[Decision] = field(default_factory=list)
-    exact: bool = True
+    complete: bool = True
+    interrupted: bool = False
     nodes: int = 0
     seconds: float = 0.0
     main_line: str = MAIN_LINE
+
+    @property
+    def exact(self) -> bool:
+        return self.complete and not any(d.estimated for d in self.decisions)
 
     @property
     def line(self) -> list[Card]:
@@ -138,62 +161,115 @@ class Analysis:
         return [d for d in self.decisions if d.disagree]
 
     def to_json(self) -> dict:
+        first = self.decisions[0] if self.decisions else None
         return {
             "position": str(self.position),
             "main_line": self.main_line,
             "guaranteed": self.guaranteed,
-            "equilibrium": self.equilibrium,
+            "equilibrium": first.to_json()["equilibrium"] if first else self.equilibrium,
             "line": card_list(self.line),
             "decisions": [d.to_json() for d in self.decisions],
+            "estimated": [d.number for d in self.decisions if d.estimated],
             "disagreements": [d.number for d in self.disagreements],
             "exact": self.exact,
+            "complete": self.complete,
+            "interrupted": self.interrupted,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
         }
+
+
+class AnalysisInterrupted(CoinsError):
+    """Ctrl-C stopped ``analyze``; ``analysis`` holds the decisions finished."""
+
+    def __init__(self, analysis: Analysis):
+        super().__init__("the analysis was stopped (Ctrl-C)")
+        self.analysis = analysis
 
 
 def analyze(
     position: Position | str,
     max_nodes: int | None = None,
     time_limit: float | None = None,
+    *,
+    exact_cards: int = EXACT_CARDS,
+    progress: Callable[[str], None] | None = None,
 ) -> Analysis:
-    """Walk the max^n equilibrium line from ``position`` to the end of the hand,
-    valuing every card at every decision in both modes (see the module docs).
+    """Walk the max^n line from ``position`` to the end of the hand, valuing every
+    card at every decision in both modes (see the module docs).
 
-    ``max_nodes`` and ``time_limit`` bound the whole analysis; when either runs
-    out the result is not exact and holds the decisions finished so far.
+    ``max_nodes`` and ``time_limit`` bound the whole analysis: each decision
+    gets a share of what is left; when the exact search does not finish in
+    its share the decision is estimated, and when nothing is left the result
+    holds the decisions finished so far. ``progress`` is called with a line
+    of text at each decision; Ctrl-C raises ``AnalysisInterrupted`` with what
+    was finished.
 
     >>> report = analyze("7...2 K.3.. J.6.. 0 - 0,1,0")
     >>> report.guaranteed, report.equilibrium, [str(c) for c in report.line][:3]
     ([0, 0, 2], [0, 0, 2], ['7C', 'KC', 'JC'])
     """
     position = as_position(position)
+    if isinstance(exact_cards, bool) or not isinstance(exact_cards, int) or exact_cards < 0:
+        raise CoinsError(f"exact_cards must be a whole number of cards, not {exact_cards!r}")
     budget = Budget(max_nodes, time_limit)
     report = Analysis(position)
+    current, number, trick = position, 1, 1
     try:
-        root = budget.paranoid(position, (0, 1, 2), card_values=False, line=False)
-        report.guaranteed = list(root.guaranteed)
-        first = budget.maxn(position, card_results=False, line=True)
-        report.equilibrium = list(first.equilibrium)
-        for number, trick, current, card in moves_along(position, first.line):
-            report.decisions.append(_decision(budget, current, number, trick, card))
+        if position.cards_per_hand <= exact_cards:
+            root = budget.paranoid(position, (0, 1, 2), card_values=False, line=False)
+            report.guaranteed = list(root.guaranteed)
+        while not current.is_terminal:
+            if progress is not None:
+                progress(f"move {number}, seat {current.to_move} to play")
+            decision = _decision(budget, current, number, trick, exact_cards)
+            report.decisions.append(decision)
+            if number == 1:
+                report.equilibrium = list(decision.equilibrium)
+            current = current.play(decision.played)
+            number += 1
+            trick += not current.trick
     except BudgetSpent:
-        report.exact = False
+        report.complete = False
+    except KeyboardInterrupt:
+        report.complete = False
+        report.interrupted = True
+        raise AnalysisInterrupted(_finish(report, budget)) from None
+    return _finish(report, budget)
+
+
+def _finish(report: Analysis, budget: Budget) -> Analysis:
     report.nodes = budget.nodes
     report.seconds = budget.seconds
     return report
 
 
-def _decision(budget: Budget, position: Position, number: int, trick: int, played: Card):
+def _decision(budget: Budget, position: Position, number: int, trick: int, exact_cards: int):
     mover = position.to_move
-    paranoid, maxn, guaranteed, best_own = budget.both_modes(position)
+    decisions_left = sum(len(position.hand(s)) for s in range(3))
+    guaranteed, paranoid, results = None, {}, None
+    if position.cards_per_hand <= exact_cards:
+        share = budget.share(decisions_left)
+        try:
+            found, maxn, guaranteed, _ = share.both_modes(position)
+            paranoid, results = found.card_values, maxn.card_results
+        except BudgetSpent:
+            pass  # out of this decision's share: estimate it instead
+        budget.nodes += share.nodes
+    estimated = results is None
+    if estimated:
+        guess = estimate(position, budget.estimate_seconds(ESTIMATE_SECONDS, decisions_left))
+        budget.nodes += guess.nodes
+        results, estimated = guess.card_results, not guess.exact
+    played = preferred_card(results, mover)
+    best_own = max(r[mover] for r in results.values())
     cards = [
         CardReport(
             card,
-            paranoid.card_values[card],
-            list(maxn.card_results[card]),
-            paranoid.card_values[card] == guaranteed,
-            maxn.card_results[card][mover] == best_own,
+            paranoid.get(card),
+            list(results[card]),
+            card in paranoid and paranoid[card] == guaranteed,
+            results[card][mover] == best_own,
             card == played,
         )
         for card in sorted(position.legal_cards(), key=lambda c: (c.suit, -c.rank))
@@ -201,9 +277,9 @@ def _decision(budget: Budget, position: Position, number: int, trick: int, playe
     after = position.play(played)
     winner, points = points_won(position, after)
     return Decision(
-        number, trick, position, mover, guaranteed, list(maxn.equilibrium), cards, played,
-        list(after.taken), winner, points,
+        number, trick, position, mover, guaranteed, list(results[played]), cards, played,
+        list(after.taken), winner, points, estimated,
     )
 
 
-__all__ = ["MAIN_LINE", "Analysis", "CardReport", "Decision", "analyze"]
+__all__ = ["MAIN_LINE", "Analysis", "AnalysisInterrupted", "CardReport", "Decision", "analyze"]
