@@ -65,6 +65,15 @@ class GraphTooLarge(CoinsError):
     """The graph would hold more positions than allowed."""
 
 
+class GraphInterrupted(CoinsError):
+    """Ctrl-C stopped ``decision_graph``; ``graph`` holds the positions found so far
+    (those not yet solved have ``values`` None)."""
+
+    def __init__(self, graph: nx.DiGraph):
+        super().__init__(f"the graph was stopped (Ctrl-C) at {graph.number_of_nodes()} positions")
+        self.graph = graph
+
+
 def decision_graph(
     position: Position | str,
     depth: int = 1,
@@ -75,6 +84,7 @@ def decision_graph(
     max_positions: int = DEFAULT_MAX_POSITIONS,
     max_nodes: int | None = None,
     time_limit: float | None = None,
+    progress=None,
 ) -> nx.DiGraph:
     """The decision graph of ``position`` to ``depth`` cards or tricks (``unit``).
 
@@ -83,7 +93,9 @@ def decision_graph(
     ``optimal_only_after_first`` draws every card at the root and only the
     optimal edges below it. ``max_positions`` stops a graph that grows too
     big (``GraphTooLarge``); ``max_nodes``/``time_limit`` bound the solver
-    work of the whole graph (a ``CoinsError`` when they run out).
+    work of the whole graph (a ``CoinsError`` when they run out). ``progress``
+    is called with a line of text at each position solved; Ctrl-C raises
+    ``GraphInterrupted`` holding the graph so far.
 
     >>> g = decision_graph("7...2 K.3.. J.6.. 0 - 0,1,0", depth=1)
     >>> sorted((d["card"], d["value"], d["optimal"]) for _, _, d in g.edges(data=True))
@@ -103,24 +115,33 @@ def decision_graph(
     )  # fmt: skip
     try:
         _build(graph, position, depth, mode, unit, optimal_only_after_first,
-               max_positions, budget)  # fmt: skip
+               max_positions, budget, progress)  # fmt: skip
+    except KeyboardInterrupt:
+        graph.graph["interrupted"] = True
+        raise GraphInterrupted(_stamped(graph, budget)) from None
     except BudgetSpent:
         raise CoinsError(
             f"the solver's node or time budget ran out after {graph.number_of_nodes()} "
             "positions: give it more, or ask for a smaller graph"
         ) from None
+    return _stamped(graph, budget)
+
+
+def _stamped(graph: nx.DiGraph, budget: Budget) -> nx.DiGraph:
     graph.graph["nodes"] = budget.nodes
     graph.graph["seconds"] = round(budget.seconds, 6)
     return graph
 
 
-def _build(graph, root, depth, mode, unit, optimal_only, max_positions, budget) -> None:
+def _build(graph, root, depth, mode, unit, optimal_only, max_positions, budget, progress) -> None:
     _add_node(graph, root, level=0, winner=None, points=0)
     frontier = [root]
     while frontier:
         following = []
         for position in frontier:
             node = graph.nodes[str(position)]
+            if progress is not None:
+                progress(f"position {graph.number_of_nodes()}: level {node['level']} of {depth}")
             if position.is_terminal or node["level"] >= depth:
                 _set_values(graph, position, mode, budget, children=False)
                 continue
@@ -269,6 +290,8 @@ def _card_html(text: str, bold: bool = False) -> str:
 
 
 def _values_html(values, mover: int | None) -> str:
+    if values is None:
+        return "not solved"
     cells = []
     for seat, value in enumerate(values):
         text = f"{seat}: {value}"

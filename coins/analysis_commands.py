@@ -84,15 +84,21 @@ def graph_command(args: argparse.Namespace) -> None:
     (equivalent cards share one edge) with the mover's value after it;
     optimal edges are bold. The file's extension picks the format: .svg,
     .png or .pdf (drawn by Graphviz's dot), .dot/.gv, .graphml, .json
-    (networkx node-link).
+    (networkx node-link). A status line shows progress; Ctrl-C writes the
+    graph found so far.
     """
     compile_notice()
-    graph = api.graph_of(args)
+    with search_status() as progress:
+        graph = api.graph_of(args, progress)
     path = write_graph(graph, args.out)
+    stopped = graph.graph.get("interrupted", False)
     print(
         f"wrote {path}: {graph.number_of_nodes()} positions, {graph.number_of_edges()} edges "
         f"({args.mode}, depth {args.depth} {args.unit})"
+        + ("; stopped by Ctrl-C: positions not yet solved have no values" if stopped else "")
     )
+    if stopped:
+        raise KeyboardInterrupt  # after writing what was found: exit status 130
 
 
 def register(add) -> None:

@@ -18,6 +18,7 @@ import networkx as nx
 
 from analysis import Analysis, Hint, Review, analyze, decision_graph, hint, review
 from analysis.estimate import Estimate, estimate
+from analysis.graph import GraphInterrupted
 from analysis.report import AnalysisInterrupted
 from solver import (
     Position,
@@ -106,14 +107,20 @@ def review_record(args: argparse.Namespace) -> Review:
     return review(_text(args.record), args.max_nodes, args.time_limit)
 
 
-def graph_of(args: argparse.Namespace) -> nx.DiGraph:
+def graph_of(args: argparse.Namespace, progress: Callable[[str], None] | None = None
+             ) -> nx.DiGraph:
     """``coins graph``: the graph it writes (``nx.node_link_data`` of it is the
-    JSON file it writes for ``--out FILE.json``)."""
+    JSON file it writes for ``--out FILE.json``). Stopped by Ctrl-C, it returns
+    the graph so far, its ``interrupted`` attribute set."""
     position = Position.parse(_text(args.position))
-    return decision_graph(
-        position, args.depth, args.mode, args.unit, args.optimal_only,
-        max_positions=args.max_positions, max_nodes=args.max_nodes, time_limit=args.time_limit,
-    )  # fmt: skip
+    try:
+        return decision_graph(
+            position, args.depth, args.mode, args.unit, args.optimal_only,
+            max_positions=args.max_positions, max_nodes=args.max_nodes,
+            time_limit=args.time_limit, progress=progress,
+        )  # fmt: skip
+    except GraphInterrupted as stop:
+        return stop.graph
 
 
 def deal_position(args: argparse.Namespace) -> Position:

@@ -258,3 +258,56 @@ def test_cli_bad_input_exits_2_with_one_line(coins, argv, says):
     status, out, err = coins(*argv)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and says in err
+
+
+# ----- beyond exact reach, and Ctrl-C -----------------------------------------------------
+
+
+def test_analyze_estimates_the_decisions_beyond_exact_reach():
+    position = Position.random(11, 8, 1)
+    report = analyze(position, time_limit=20, exact_cards=6)
+    assert report.complete and not report.exact
+    assert report.guaranteed is None  # the root is beyond exact reach
+    for decision in report.decisions:
+        big = decision.position.cards_per_hand > 6
+        assert (decision.guaranteed is None) == big
+        assert big or not decision.estimated  # where exact, estimate's exact values may come
+        results = {c.card: c.maxn for c in decision.cards}
+        assert decision.played == analysis.preferred_card(results, decision.seat)
+    assert report.decisions[0].estimated
+    data = report.to_json()
+    assert data["estimated"] == [d.number for d in report.decisions if d.estimated]
+    assert data["exact"] is False and data["complete"] is True
+    assert len(report.line) == 24  # the main line reaches the end of the hand
+
+
+def test_analyze_keeps_the_decisions_finished_when_stopped():
+    calls = []
+
+    def stop_at_the_third(message):
+        calls.append(message)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(analysis.report.AnalysisInterrupted) as stopped:
+        analyze(ENDING, progress=stop_at_the_third)
+    report = stopped.value.analysis
+    assert report.interrupted and not report.complete and not report.exact
+    assert report.line == analyze(ENDING).line[:2]
+
+
+def test_graph_keeps_the_positions_found_when_stopped():
+    calls = []
+
+    def stop_at_the_fourth(message):
+        calls.append(message)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(analysis.graph.GraphInterrupted) as stopped:
+        analysis.decision_graph(ENDING, depth=2, progress=stop_at_the_fourth)
+    graph = stopped.value.graph
+    assert graph.graph["interrupted"]
+    solved = [n for n, d in graph.nodes(data=True) if d["values"] is not None]
+    assert len(solved) == 3 and graph.number_of_nodes() > 3
+    analysis.to_dot(graph)  # positions without values still draw

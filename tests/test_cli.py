@@ -255,3 +255,18 @@ def test_ctrl_c_stops_a_long_solve_at_once(mode):
     assert time.monotonic() - sent < 10
     assert process.returncode == 130 and stderr == "coins: interrupted\n"
     assert "Not exact: the search was stopped (Ctrl-C)" in stdout
+
+
+def test_solve_beyond_exact_reach_gives_the_estimate_apart(capsys):
+    """A full deal's equilibrium is out of exact reach: --mode maxn keeps the proven
+    fields empty and gives the estimate beside them, marked, within the limit."""
+    status, out, _ = run(capsys, "solve", FULL_DEAL, "--mode", "maxn", "--time-limit", "2", "--json")
+    got = json.loads(out)
+    assert status == 0 and got["exact"] is False
+    assert got["equilibrium"] is None and got["card_results"] == {}
+    estimate = got["estimate"]
+    assert estimate["exact"] is False and estimate["depth"] >= 1
+    assert set(estimate["card_results"]) == {str(c) for c in Position.parse(FULL_DEAL).legal_cards()}
+    assert estimate["best"] in estimate["card_results"]
+    _, text, _ = run(capsys, "solve", FULL_DEAL, "--mode", "both", "--time-limit", "2")
+    assert "Estimated, not proven" in text and "~" in text
