@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from solver import CoinsError, Position
 from solver.cards import Card
+from solver.compiled import ensure_compiled
 from solver.evaluator import search_card_results
 from solver.maxn import solve_maxn
 from solver.threads import DEFAULT_THREADS, BudgetExhausted
@@ -102,6 +103,7 @@ def estimate(
         raise CoinsError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
         raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
+    ensure_compiled()  # before the clock: a first run compiles
     start = time.perf_counter()
     deadline = start + time_limit
     cards = position.cards_per_hand
@@ -140,8 +142,8 @@ def _deepening(position, deadline, start, nodes, threads, net) -> Estimate:
         nodes += spent
         rate = max(rate, spent / took) if took > 0 else rate
         results, depth, last_nodes = found, depth + 1, spent
-    exact = depth >= tricks_left
-    values = {c: tuple(r) for c, r in results.items()}
+    exact = depth >= tricks_left  # no network read: whole numbers of points
+    values = {c: tuple(round(v) if exact else v for v in r) for c, r in results.items()}
     return Estimate(position, values, exact, None if exact else depth, nodes,
                     time.perf_counter() - start)  # fmt: skip
 

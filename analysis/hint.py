@@ -69,8 +69,9 @@ DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_ROLLOUTS = 3
 DEFAULT_EPSILON = 0.1
 EXACT_CARDS = {"maxn": 6, "paranoid": 8}
-# Tricks the search evaluation plays before the network, by cards a hand.
-SEARCH_TRICKS = {cards: 2 if cards <= 10 else 1 for cards in range(17)}
+# Tricks the search evaluation plays before the network: one keeps a deal to
+# milliseconds at any size, so a second of hint holds a hundred deals or more.
+SEARCH_TRICKS = 1
 # Paired comparisons: a card leaves contention when its mean difference from
 # the leader is below zero by more than ELIMINATE standard errors (after at
 # least MIN_SAMPLES deals); at the end a card is tied with the best when the
@@ -431,8 +432,7 @@ class _Evaluator:
             return _only(values, cards), 1
         cards = position.legal_cards() if cards is None else cards
         if self.evaluation == "search":
-            tricks = SEARCH_TRICKS[position.cards_per_hand]
-            found, _ = search_card_results(position, tricks, threads=1)
+            found, _ = search_card_results(position, SEARCH_TRICKS, threads=1)
             return {c: found[c][mover] for c in cards}, 0
         return {c: self._playouts(position, c, rng) for c in cards}, 0
 

@@ -2,11 +2,11 @@
 
 Exact labels stop at about nine cards a hand. For larger trick-boundary
 positions this labels each with the search the network serves
-(``solver.evaluator.search_card_results``): max^n over the next ``--tricks``
-tricks with the current network beyond, the value being the result of the
-card the mover takes. Trained on these, the network learns at ``n`` cards
-what the search sees from ``n - tricks``, one size after another (temporal
-difference learning). Positions are dealt as ``make_labels.py`` deals its
+(``solver.evaluator.search_card_results``): max^n over the next trick with
+the current network beyond, the value being the result of the card the
+mover takes. Trained on these, the network learns at ``n`` cards what the
+search sees from ``n - 1``, one size after another (temporal difference
+learning: ``build_value_net.sh`` runs the chain). Positions are dealt as ``make_labels.py`` deals its
 roots. Writes ``OUT.npz`` with ``rows`` (h0 h1 h2 leader round) and
 ``values`` (the three seats' points, real numbers) every 200 positions.
 
@@ -26,8 +26,7 @@ from solver.evaluator import ValueNet, search_card_results
 
 from make_labels import root_position
 
-# tricks searched before the network, by cards a hand (deeper where it is affordable)
-TRICKS = {cards: 2 if cards <= 11 else 1 for cards in range(17)}
+TRICKS = 1  # tricks searched before the network: milliseconds a position at any size
 
 
 def main(argv=None) -> None:
@@ -45,7 +44,7 @@ def main(argv=None) -> None:
     start = time.time()
     for index in range(args.count):
         position = root_position(rng, rng.choice(sizes))
-        results, _ = search_card_results(position, TRICKS[position.cards_per_hand], net=net)
+        results, _ = search_card_results(position, TRICKS, net=net)
         rows.append((*position.hands, position.leader, index))
         values.append(results[preferred_card(results, position.to_move)])
         if (index + 1) % 200 == 0 or index + 1 == args.count:

@@ -137,6 +137,7 @@ def main(argv=None) -> None:
     parser.add_argument("--rate", type=float, default=1e-3)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--init", help="start from these weights (same sizes) instead of random ones")
     parser.add_argument("--out", default=str(DEFAULT_OUT))
     args = parser.parse_args(argv)
     positions, values, rounds = read_labels(args.labels)
@@ -147,6 +148,10 @@ def main(argv=None) -> None:
     rng = np.random.default_rng(args.seed)
     hidden = [int(h) for h in args.hidden.split(",")]
     net = Network([k.VALUE_FEATURES, *hidden, 3], rng)
+    if args.init:
+        with np.load(args.init) as start:
+            net.weights = [start[f"w{i}"].astype(np.float32) for i in (1, 2, 3)]
+            net.biases = [start[f"b{i}"].astype(np.float32) for i in (1, 2, 3)]
     valid = (x[held_out], coins[held_out], targets[held_out])
 
     def report(epoch, predicted, truth):

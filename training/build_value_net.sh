@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Rebuild solver/value_net.npz from nothing: exact labels, then a network, then
+# one size at a time beyond exact reach: each size labelled by a one-trick
+# search with the network so far, which then trains on from where it was.
+# Run from anywhere with the project installed; DATA (default training/data)
+# keeps the label files, and files already there are reused (the exact labels
+# take hours: the shipped network used two make_labels.py runs of ROUNDS rounds).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "${DATA:=$here/data}"
+DATA=$(cd "$DATA" && pwd)
+ROUNDS=${ROUNDS:-1000}
+COUNT=${COUNT:-10000}
+EPOCHS=${EPOCHS:-8}  # each size's network starts from the last one
+PYTHON=${PYTHON:-python}
+cd "$here"
+for seed in 1 2; do
+    [ -f "$DATA/labels_$seed.npy" ] || "$PYTHON" make_labels.py --seed "$seed" --sizes 8,9 \
+        --rounds "$ROUNDS" --out "$DATA/labels_$seed.npy" &
+done
+wait
+net="$DATA/net_8.npz"
+[ -f "$net" ] || "$PYTHON" train_value_net.py "$DATA"/labels_*.npy --out "$net"
+for cards in 9 10 11 12 13 14 15 16; do
+    [ -f "$DATA/boot_$cards.npz" ] || "$PYTHON" bootstrap_labels.py --seed "$cards" \
+        --sizes "$cards" --count "$COUNT" --net "$net" --out "$DATA/boot_$cards.npz"
+    [ -f "$DATA/net_$cards.npz" ] || "$PYTHON" train_value_net.py "$DATA"/labels_*.npy \
+        "$DATA"/boot_*.npz --init "$net" --epochs "$EPOCHS" --out "$DATA/net_$cards.npz"
+    net="$DATA/net_$cards.npz"
+done
+cp "$net" "$here/../solver/value_net.npz"
