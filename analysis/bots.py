@@ -33,7 +33,7 @@ from solver import CoinsError, Position, Record
 from solver.cards import Card
 from solver.sampling import sample_deal
 
-from .hint import DEFAULT_HORIZON, DEFAULT_ROLLOUTS, DEFAULT_SAMPLER, hint
+from .hint import DEFAULT_HORIZON, DEFAULT_ROLLOUTS, DEFAULT_SAMPLER, check_budget, hint
 from .playout import greedy_card
 
 PIMC_SAMPLES = 10
@@ -66,6 +66,9 @@ class PimcBot:
     exact_cards: int | None = None
     sampler: str = DEFAULT_SAMPLER
     horizon: int = DEFAULT_HORIZON
+
+    def __post_init__(self):
+        check_budget(self.samples, self.time_limit)  # refused when made, not at its first move
 
     def choose(self, position: Position, seat: int, rng: random.Random) -> Card:
         """The card from the position alone (no record: deals are not weighted)."""

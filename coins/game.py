@@ -24,8 +24,8 @@ from rich.console import Console
 from rich.text import Text
 
 from analysis.bots import make_bot
-from analysis.hint import hint
-from solver import CoinsError, Position, Record
+from analysis.hint import check_budget, hint
+from solver import CoinsError, Position, Record, checks
 from solver.cards import SEATS, Card, cards_in
 from solver.errors import NotationError
 from solver.match import DEFAULT_TARGET, CardPlayed, Match, MatchObserver, MatchResult
@@ -82,7 +82,7 @@ class TerminalGame(MatchObserver):
             self.names[other] = f"seat {other} ({name})"
             self.labels[other] = name if bots[0] != bots[1] else f"seat {other} {name}"
             players[other] = make_bot(name, **(bot_options or {}) if name == "pimc" else {})
-        self.seed = secrets.randbits(32) if seed is None else seed
+        self.seed = secrets.randbits(32) if seed is None else checks.seed(seed)
         master = random.Random(self.seed)
         first_dealer = master.randrange(SEATS)
         self.match = Match(players, target, first_dealer, seed=master.getrandbits(64),
@@ -90,6 +90,7 @@ class TerminalGame(MatchObserver):
         self.hint_rng = random.Random(master.getrandbits(64))
         self.hints = hints
         self.hint_options = hint_options or {}
+        check_budget(self.hint_options.get("samples"), self.hint_options.get("time_limit"))
         self.echo = echo
         self.played: list[Card] = []  # the user's cards, in order
         self.start: Position | None = None  # the current hand's deal

@@ -17,21 +17,22 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from analysis.arena import DuplicateResult, MatchesResult, duplicate, interval, matches
+from analysis.arena import MAX_DEALS, DuplicateResult, MatchesResult, duplicate, interval, matches
 from analysis.bots import BOTS
 from analysis.hint import (
     DEFAULT_HORIZON,
     DEFAULT_SAMPLER,
     DEFAULT_SAMPLES,
     DEFAULT_TIME_LIMIT,
+    MAX_SAMPLES,
     SAMPLERS,
     hint,
 )
 from solver import CoinsError, Record, solve
 from solver.cards import Card
-from solver.match import DEFAULT_TARGET
+from solver.match import DEFAULT_TARGET, MAX_TARGET
 
-from . import render
+from . import options, render
 from .game import TerminalGame
 from .notice import compile_notice
 
@@ -224,6 +225,13 @@ def play_command(args: argparse.Namespace) -> None:
     game.play()
 
 
+SAMPLES = options.whole_number("the samples", 1, MAX_SAMPLES)
+SECONDS_OR_NONE = options.seconds(zero_means_none=True)
+HANDS = options.whole_number("the number of deals", 1, MAX_DEALS)
+MATCHES = options.whole_number("the number of matches", 1, MAX_DEALS)
+TARGET = options.whole_number("the target", 1, MAX_TARGET)
+
+
 def register(add) -> None:
     """Add the hint, match and play commands through ``coins.cli``'s ``add(name, function)``."""
     hint_parser = add("hint", hint_command)
@@ -232,14 +240,15 @@ def register(add) -> None:
         help='the view, quoted: "? KNJ7543.96.AN874.96 ? 0 - | JO" (or a position or record)',
     )  # fmt: skip
     hint_parser.add_argument(
-        "--samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
-        help=f"deals to sample at most (default {DEFAULT_SAMPLES})",
+        "--samples", type=SAMPLES, default=DEFAULT_SAMPLES, metavar="N",
+        help=f"deals to sample at most (default {DEFAULT_SAMPLES}, at most {MAX_SAMPLES:,})",
     )  # fmt: skip
     hint_parser.add_argument(
-        "--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SEC",
+        "--time-limit", type=SECONDS_OR_NONE, default=DEFAULT_TIME_LIMIT, metavar="SEC",
         help=f"stop sampling after SEC seconds (default {DEFAULT_TIME_LIMIT}; 0: no limit)",
     )  # fmt: skip
-    hint_parser.add_argument("--seed", type=int, help="random seed (same seed, same samples)")
+    hint_parser.add_argument("--seed", type=options.seed,
+                             help="random seed, 0 to 2^64-1 (same seed, same samples)")
     hint_parser.add_argument(
         "--mode", choices=("maxn", "paranoid"), default="maxn",
         help="maxn: own points, everyone for themselves (default); paranoid: guaranteed points",
@@ -259,25 +268,27 @@ def register(add) -> None:
         help="the three bots: random, greedy, pimc (default pimc greedy random)",
     )  # fmt: skip
     match_parser.add_argument(
-        "--hands", type=int, metavar="N",
-        help="without --target: deals to play, each once per rotation of the bots (default 10)",
+        "--hands", type=HANDS, metavar="N",
+        help="without --target: deals to play, each once per rotation of the bots (default 10, "
+        f"at most {MAX_DEALS:,})",
     )  # fmt: skip
     match_parser.add_argument(
-        "--target", type=int, metavar="T",
-        help="play whole matches to T points instead of single hands",
+        "--target", type=TARGET, metavar="T",
+        help=f"play whole matches to T points instead of single hands (at most {MAX_TARGET:,})",
     )  # fmt: skip
     match_parser.add_argument(
-        "--matches", type=int, metavar="M",
+        "--matches", type=MATCHES, metavar="M",
         help="with --target: match seeds to play, each once per rotation of the bots: "
-        "3M matches (default 10)",
+        f"3M matches (default 10, at most {MAX_DEALS:,})",
     )  # fmt: skip
-    match_parser.add_argument("--seed", type=int, help="random seed (default: a new one, printed)")
+    match_parser.add_argument("--seed", type=options.seed,
+                              help="random seed (default: a new one, printed)")
     match_parser.add_argument(
-        "--pimc-samples", type=int, default=10, metavar="N",
+        "--pimc-samples", type=SAMPLES, default=10, metavar="N",
         help="pimc: deals sampled per decision (default 10)",
     )  # fmt: skip
     match_parser.add_argument(
-        "--pimc-time-limit", type=float, default=0.25, metavar="SEC",
+        "--pimc-time-limit", type=SECONDS_OR_NONE, default=0.25, metavar="SEC",
         help="pimc: seconds per decision (default 0.25; 0: no limit, fully reproducible)",
     )  # fmt: skip
     match_parser.add_argument(
@@ -293,18 +304,18 @@ def register(add) -> None:
         help="the bots on your left and your right: random, greedy, pimc (default greedy pimc)",
     )  # fmt: skip
     play_parser.add_argument(
-        "--target", type=int, default=DEFAULT_TARGET, metavar="T",
-        help=f"points that win the match (default {DEFAULT_TARGET})",
+        "--target", type=TARGET, default=DEFAULT_TARGET, metavar="T",
+        help=f"points that win the match (default {DEFAULT_TARGET}, at most {MAX_TARGET:,})",
     )  # fmt: skip
     play_parser.add_argument(
-        "--seed", type=int, help="random seed for the deals (default: a new one, printed)"
+        "--seed", type=options.seed, help="random seed for the deals (default: a new one, printed)"
     )
     play_parser.add_argument("--hints", action="store_true", help="show the hint at every turn")
     play_parser.add_argument(
-        "--hint-samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
+        "--hint-samples", type=SAMPLES, default=DEFAULT_SAMPLES, metavar="N",
         help=f"hint: deals to sample at most (default {DEFAULT_SAMPLES})",
     )  # fmt: skip
     play_parser.add_argument(
-        "--hint-time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SEC",
+        "--hint-time-limit", type=SECONDS_OR_NONE, default=DEFAULT_TIME_LIMIT, metavar="SEC",
         help=f"hint: seconds at most (default {DEFAULT_TIME_LIMIT}; 0: no limit)",
     )  # fmt: skip
