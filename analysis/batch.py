@@ -300,11 +300,11 @@ def load_output(path: str | os.PathLike, repair: bool = True) -> tuple[dict[int,
     return done, truncated
 
 
-def check_output(out: str | os.PathLike, inputs=()) -> Path:
-    """``out`` if a batch may append to it: a file that can be written, none of
-    ``inputs`` (the files the run reads), and empty or a batch's results
-    (``load_output``); ``PathError`` or ``BatchError`` otherwise."""
-    out = checks.output_file(out, "the output", inputs)
+def check_output(out: str | os.PathLike, source: str | os.PathLike | None = None) -> Path:
+    """``out`` if a batch may append to it: a file that can be written, not the file
+    ``source`` it reads, and empty or a batch's results (``load_output``);
+    ``PathError`` or ``BatchError`` otherwise."""
+    out = checks.output_file(out, "the output", {"the input": source})
     load_output(out, repair=False)
     return out
 

@@ -221,7 +221,7 @@ def check_graph_file(path: str | Path) -> Path:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".graphml", ".json", *DOT_EXTENSIONS, *PICTURE_EXTENSIONS):
-        raise CoinsError(
+        raise PathError(
             f'cannot write "{path}": the file name must end in .graphml, .json, .dot, .gv, '
             ".svg, .png or .pdf"
         )

@@ -258,15 +258,16 @@ def plot_paths(prefix: str) -> list[str]:
     return [f"{prefix}-histograms.png", f"{prefix}-seats.png"]
 
 
-def check_exports(json_file=None, csv_prefix=None, plot_prefix=None, inputs=()) -> None:
+def check_exports(json_file=None, csv_prefix=None, plot_prefix=None, results=None) -> None:
     """Refuse, before a study runs, exports it could not write: a file that cannot be
-    written or that is one of ``inputs`` or of the other exports (``PathError``), plots
+    written, or that is the ``results`` file or another export (``PathError``), plots
     without matplotlib (``BatchError``)."""
     paths = [] if json_file is None else [json_file]
     paths += [] if csv_prefix is None else csv_paths(csv_prefix)
     paths += [] if plot_prefix is None else plot_paths(plot_prefix)
     for number, path in enumerate(paths):
-        checks.output_file(path, "the export", [*inputs, *paths[:number]])
+        others = {"the results file": results} | {f"also the export {p}": p for p in paths[:number]}
+        checks.output_file(path, "the export", others)
     if plot_prefix is not None:
         _pyplot()
 

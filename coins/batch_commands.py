@@ -144,7 +144,7 @@ def _check_study_files(args: argparse.Namespace) -> None:
     """Before any work: the results file as for batch, and exports that can be written,
     none of them the results or one another."""
     check_output(args.out)
-    check_exports(args.json, args.csv, args.plot, inputs=[args.out])
+    check_exports(args.json, args.csv, args.plot, results=args.out)
 
 
 def _seat_masks(specs: list[str] | None, option: str) -> tuple[int, int, int]:
@@ -241,14 +241,14 @@ def _add_worker_options(parser) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run on the Dask cluster at ADDRESS (tcp://host:8786)")
     parser.add_argument("--chunk", type=options.whole_number("lines a chunk", 1, MAX_CHUNK_LINES),
-                        metavar="LINES", help="lines per task (default: about 8 tasks a worker, "
-                        f"at most 64; 1 to {MAX_CHUNK_LINES:,})")  # fmt: skip
+                        metavar="LINES", help=f"lines per task, 1 to {MAX_CHUNK_LINES:,} "
+                        "(default: about 8 tasks a worker, at most 64)")  # fmt: skip
 
 
 def register(add) -> None:
     """Add ``batch`` through ``coins.cli``'s ``add(name, function)`` helper."""
     parser = add("batch", batch_command)
-    parser.set_defaults(check=lambda args: check_output(args.out, [args.input]))
+    parser.set_defaults(check=lambda args: check_output(args.out, args.input))
     parser.add_argument(
         "input", nargs="?", type=options.input_file("the input"), metavar="INPUT",
         help="a file of positions or records, one a line (- for standard input)",

@@ -33,6 +33,7 @@ def argument_type(convert: Callable[[str], object], check: Callable, kind: str, 
         except CoinsError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
 
+    parse.kind = kind  # what it takes, for argparse's messages and for tests
     return parse
 
 
@@ -49,7 +50,7 @@ def seconds(name: str = "the time limit", zero_means_none: bool = False):
 
 
 seed = whole_number("the seed", 0, checks.MAX_SEED)
-megabytes = argument_type(int, check_megabytes, "a whole number of MiB", "the table size")
+megabytes = argument_type(int, check_megabytes, "a whole number", "the table size")
 
 
 def input_file(name: str):

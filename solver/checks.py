@@ -77,22 +77,24 @@ def seed(value, name: str = "seed") -> int | None:
     return None if value is None else whole_number(value, name, 0, MAX_SEED)
 
 
-def output_file(path, name: str, inputs=()) -> Path:
-    """``path`` if a file can be written there and it is none of ``inputs``
-    (files the same run reads or writes as well); ``PathError`` otherwise.
+def output_file(path, name: str, others: dict | None = None) -> Path:
+    """``path`` if a file can be written there and it is none of ``others``
+    (``{what: path}``: the files the same run reads or writes as well; None or
+    ``-`` paths are left out); ``PathError`` otherwise.
 
     The check opens the file for appending, which changes nothing in a file
     already there, and removes it again if it made it: only the system knows
     for sure what may be written (a read-only disk, /proc, a full quota).
     """
     path = Path(path)
-    for other in inputs:
+    for what, other in (others or {}).items():
         if other is not None and str(other) != "-" and same_file(path, other):
-            raise PathError(f"{name} {path} is also {other}: write to another file")
+            raise PathError(f"{name} {path} is {what}: write to another file")
     if path.is_dir():
         raise PathError(f"{name} {path} is a folder: give a file name")
     if not path.parent.is_dir():
-        raise PathError(f"{name} {path}: the folder {path.parent} does not exist")
+        problem = "is not a folder" if path.parent.exists() else "does not exist"
+        raise PathError(f"{name} {path}: {path.parent} {problem}")
     if path.exists() and not path.is_file():  # a device or pipe: writing is for it to say
         return path
     made = not path.exists()
