@@ -320,13 +320,13 @@ def check_resume(done: dict[int, dict], items: Iterable[tuple[int, str]], option
                 "write to a new file"
             )
     unmatched = set(done)
-    for number, text in items if unmatched else ():
+    lines = iter(items) if unmatched else iter(())
+    while unmatched and (line := next(lines, None)) is not None:
+        number, text = line
         if number in unmatched:
             unmatched.discard(number)
             if text != done[number].get("text"):
                 _another_input(number, done[number])
-            if not unmatched:
-                break
     if unmatched:
         number = min(unmatched)
         _another_input(number, done[number])
@@ -405,7 +405,7 @@ def run_batch(
     try:
         file = open(out, "ab", buffering=0)  # unbuffered: each write goes straight out
     except OSError as error:
-        raise BatchError(f"cannot write the output {out}: {error}") from None
+        raise PathError(f"cannot write the output {out}: {error.strerror}") from None
     try:
         results = _results(todo, count, options, workers, scheduler, chunk)
         with file:

@@ -64,7 +64,6 @@ def input_file(name: str):
 graph_file = argument_type(str, lambda path: str(check_graph_file(path)), "a file", "the graph")
 
 
-
 def cards_per_hand(low: int):
     """Cards per hand, ``low`` to 16."""
     return whole_number("cards per hand", low, HAND_SIZE)

@@ -88,71 +88,60 @@ def command(tmp_path, monkeypatch, capsys):
     return run
 
 
-# (command words, option, its values); NEW becomes a fresh file name per case
+# (command words, option, its values); NEW becomes a fresh file name per case, and the
+# option swept comes last, so that it overrides the same option in the words
+BATCH = ["batch", "in.txt", "--out", "NEW.jsonl", "--workers", "1", "--quiet"]
+RANDOM_BATCH = ["batch", "--random", "1", "--cards", "1", *BATCH[2:]]
+STUDY = ["study", "--count", "1", "--cards", "1", *BATCH[2:]]
+GRAPH = ["graph", TINY, "--out", "NEW.json"]
+BOTS = ["match", "--seats", "random", "random", "greedy", "--hands", "1"]
+PLAY = ["play", "--bots", "random", "random"]
 OPTIONS = [
     (["solve", TINY], "--max-nodes", NODES),
     (["solve", TINY], "--time-limit", seconds()),
     (["solve", TINY], "--memory", whole(1, 4, None)),
+    (["solve", TINY], "--seat", whole(0, 2, 2)),
     (["deal"], "--seed", SEED),
     (["deal"], "--cards", whole(0, 16, 16)),
     (["deal"], "--leader", whole(0, 2, 2)),
-    (["solve", TINY], "--seat", whole(0, 2, 2)),
     (["analyze", TINY], "--max-nodes", NODES),
     (["analyze", TINY], "--time-limit", seconds()),
     (["review", RECORD], "--max-nodes", NODES),
     (["review", RECORD], "--time-limit", seconds()),
-    (["graph", TINY, "--out", "NEW.json"], "--depth", whole(0, 3, 48)),
-    (["graph", TINY, "--out", "NEW.json"], "--max-positions", whole(1, 50, 100_000)),
-    (["graph", TINY, "--out", "NEW.json"], "--max-nodes", NODES),
-    (["graph", TINY, "--out", "NEW.json"], "--time-limit", seconds()),
-    (["batch", "in.txt", "--out", "NEW.jsonl", "--workers", "1", "--quiet"], "--max-nodes", NODES),
-    (["batch", "in.txt", "--out", "NEW.jsonl", "--workers", "1", "--quiet"], "--time-limit",
-     seconds()),
-    (["batch", "in.txt", "--out", "NEW.jsonl", "--quiet"], "--workers", whole(1, 1, 1024)),
-    (["batch", "in.txt", "--out", "NEW.jsonl", "--workers", "1", "--quiet"], "--chunk",
-     whole(1, 3, 10_000)),
-    (["batch", "--cards", "1", "--out", "NEW.jsonl", "--workers", "1", "--quiet"], "--random",
-     whole(0, 3, 10**9)),
-    (["batch", "--random", "1", "--out", "NEW.jsonl", "--workers", "1", "--quiet"], "--cards",
-     whole(0, 3, 16)),
-    (["batch", "--random", "1", "--cards", "1", "--out", "NEW.jsonl", "--workers", "1",
-      "--quiet"], "--seed", SEED),
-    (["batch", "--random", "1", "--cards", "1", "--out", "NEW.jsonl", "--workers", "1",
-      "--quiet"], "--leader", whole(0, 2, 2)),
-    (["study", "--cards", "1", "--out", "NEW.jsonl", "--workers", "1", "--quiet"], "--count",
-     whole(0, 2, 10**9)),
-    (["study", "--count", "1", "--out", "NEW.jsonl", "--workers", "1", "--quiet"], "--cards",
-     whole(1, 2, 16)),
-    (["study", "--count", "1", "--cards", "1", "--out", "NEW.jsonl", "--workers", "1",
-      "--quiet"], "--seed", SEED),
-    (["study", "--count", "1", "--cards", "2", "--out", "NEW.jsonl", "--workers", "1",
-      "--quiet"], "--coins-left", whole(0, 12, 12)),
-    (["study", "--count", "1", "--cards", "1", "--out", "NEW.jsonl", "--quiet"], "--workers",
-     whole(1, 1, 1024)),
-    (["study", "--count", "2", "--cards", "1", "--out", "NEW.jsonl", "--workers", "1",
-      "--quiet"], "--chunk", whole(1, 3, 10_000)),
-    (["study", "--count", "1", "--cards", "1", "--out", "NEW.jsonl", "--workers", "1",
-      "--quiet"], "--leader", whole(0, 2, 2)),
-    (["study", "--count", "1", "--cards", "2", "--out", "NEW.jsonl", "--workers", "1",
-      "--quiet"], "--trick", whole(0, 2, 2)),
+    (GRAPH, "--depth", whole(0, 3, 48)),
+    (GRAPH, "--max-positions", whole(1, 50, 100_000)),
+    (GRAPH, "--max-nodes", NODES),
+    (GRAPH, "--time-limit", seconds()),
+    (BATCH, "--max-nodes", NODES),
+    (BATCH, "--time-limit", seconds()),
+    (BATCH, "--workers", whole(1, 1, 1024)),
+    (BATCH, "--chunk", whole(1, 3, 10_000)),
+    (RANDOM_BATCH, "--random", whole(0, 3, 10**9)),
+    (RANDOM_BATCH, "--cards", whole(0, 3, 16)),
+    (RANDOM_BATCH, "--seed", SEED),
+    (RANDOM_BATCH, "--leader", whole(0, 2, 2)),
+    (STUDY, "--count", whole(0, 2, 10**9)),
+    (STUDY, "--cards", whole(1, 2, 16)),
+    (STUDY, "--seed", SEED),
+    ([*STUDY, "--cards", "2"], "--coins-left", whole(0, 12, 12)),
+    (STUDY, "--workers", whole(1, 1, 1024)),
+    ([*STUDY, "--count", "2"], "--chunk", whole(1, 3, 10_000)),
+    (STUDY, "--leader", whole(0, 2, 2)),
+    ([*STUDY, "--cards", "2"], "--trick", whole(0, 2, 2)),
     (["hint", TINY, "--samples", "2"], "--time-limit", seconds()),
     (["hint", TINY, "--time-limit", "0"], "--samples", whole(1, 3, 10_000)),
     (["hint", TINY, "--samples", "2"], "--seed", SEED),
-    (["match", "--seats", "random", "random", "greedy"], "--hands", whole(1, 1, 10**6)),
-    (["match", "--seats", "random", "random", "greedy", "--matches", "1"], "--target",
-     whole(1, 3, 10_000)),
-    (["match", "--seats", "random", "random", "greedy", "--target", "2"], "--matches",
-     whole(1, 1, 10**6)),
-    (["match", "--seats", "random", "random", "greedy", "--hands", "1"], "--seed", SEED),
-    (["match", "--seats", "random", "random", "greedy", "--hands", "1"], "--pimc-samples",
-     whole(1, 3, 10_000)),
-    (["match", "--seats", "random", "random", "greedy", "--hands", "1"], "--pimc-time-limit",
-     seconds()),
-    (["play", "--bots", "random", "random"], "--seat", whole(0, 2, 2)),
-    (["play", "--bots", "random", "random"], "--target", whole(1, 3, 10_000)),
-    (["play", "--bots", "random", "random"], "--seed", SEED),
-    (["play", "--bots", "random", "random"], "--hint-samples", whole(1, 3, 10_000)),
-    (["play", "--bots", "random", "random"], "--hint-time-limit", seconds()),
+    (BOTS, "--hands", whole(1, 1, 10**6)),
+    ([*BOTS[:-2], "--matches", "1"], "--target", whole(1, 3, 10_000)),
+    ([*BOTS[:-2], "--target", "2"], "--matches", whole(1, 1, 10**6)),
+    (BOTS, "--seed", SEED),
+    (BOTS, "--pimc-samples", whole(1, 3, 10_000)),
+    (BOTS, "--pimc-time-limit", seconds()),
+    (PLAY, "--seat", whole(0, 2, 2)),
+    (PLAY, "--target", whole(1, 3, 10_000)),
+    (PLAY, "--seed", SEED),
+    (PLAY, "--hint-samples", whole(1, 3, 10_000)),
+    (PLAY, "--hint-time-limit", seconds()),
 ]
 
 
@@ -203,8 +192,7 @@ def test_graph_out_works_or_is_refused_in_one_line(command, place, ext):
 @SWEEP
 @given(place=st.sampled_from([*sorted(PLACES), "in.txt", "notes.txt"]))
 def test_batch_out_works_or_is_refused_in_one_line(command, place):
-    status, lines = command("batch", "in.txt", "--out", place.replace("EXT", "jsonl"),
-                            "--workers", "1", "--quiet")  # fmt: skip
+    status, lines = command(*BATCH, "--out", place.replace("EXT", "jsonl"))
     assert status == (0 if PLACES.get(place) else 2), lines
     if place in ("in.txt", "notes.txt"):
         assert ("is the input" if place == "in.txt" else "not a batch's results") in lines[0]
@@ -213,7 +201,7 @@ def test_batch_out_works_or_is_refused_in_one_line(command, place):
 @SWEEP
 @given(place=st.sampled_from(["in.txt", "missing.txt", "folder", "/proc/missing.txt"]))
 def test_batch_input_is_read_or_refused_in_one_line(command, place):
-    status, lines = command("batch", place, "--out", "NEW.jsonl", "--workers", "1", "--quiet")
+    status, lines = command("batch", place, *BATCH[2:])
     assert status == (0 if place == "in.txt" else 2), lines
 
 
@@ -221,8 +209,7 @@ def test_batch_input_is_read_or_refused_in_one_line(command, place):
 @given(option=st.sampled_from(["--json", "--csv", "--plot"]),
        place=st.sampled_from([*sorted(PLACES), "results.jsonl"]))  # fmt: skip
 def test_study_exports_work_or_are_refused_before_the_study(command, option, place):
-    status, lines = command("study", "--count", "1", "--cards", "1", "--out", "results.jsonl",
-                            "--workers", "1", "--quiet", option, place.replace("EXT", "x"))
+    status, lines = command(*STUDY, "--out", "results.jsonl", option, place.replace("EXT", "x"))
     if option == "--json":  # the file itself
         works = PLACES.get(place, False)
     else:  # a prefix: PREFIX-seats.csv ..., beside it
