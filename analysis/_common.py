@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from solver import CoinsError, Position, solve
+from solver import CoinsError, Position, checks, solve
 from solver import _kernels as k
 from solver.cards import SEATS, Card, cards_in
 from solver.errors import NotationError
@@ -30,10 +30,7 @@ class Budget:
     """
 
     def __init__(self, max_nodes: int | None = None, time_limit: float | None = None):
-        if max_nodes is not None and max_nodes <= 0:
-            raise CoinsError(f"max_nodes must be positive, not {max_nodes}")
-        if time_limit is not None and not time_limit > 0:
-            raise CoinsError(f"time_limit must be positive seconds, not {time_limit}")
+        max_nodes, time_limit = checks.node_limit(max_nodes), checks.time_limit(time_limit)
         self.max_nodes = max_nodes
         self.start = time.perf_counter()
         self.deadline = None if time_limit is None else self.start + time_limit

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from solver import CoinsError
+from solver import CoinsError, checks
 from solver.match import Hand, Match, MatchResult, check_target
 
 from .bots import make_bot
@@ -108,6 +108,9 @@ class _Timed:
 
 # seat s holds bot seating[s]: the three rotations of the bots round the table
 SEATINGS = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
+# The most deals (or match seeds) one run plays, three times each: beyond it a run
+# would outlast any wait (a million random-bot deals take hours).
+MAX_DEALS = 1_000_000
 
 
 def mean_and_half_width(values: Sequence[float]) -> tuple[float, float]:
@@ -140,8 +143,7 @@ def _players(bots: Sequence[str], options: dict | None, players: Sequence | None
 
 
 def _check_count(count, what: str) -> None:
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise CoinsError(f"the number of {what} must be a positive whole number, not {count!r}")
+    checks.whole_number(count, f"the number of {what}", 1, MAX_DEALS)
 
 
 def duplicate(
@@ -159,7 +161,7 @@ def duplicate(
     of one bot). ``progress(done, total)`` is called after each hand."""
     players = _players(bots, options, players)
     _check_count(deals, "deals")
-    seed = random.randrange(2**32) if seed is None else seed
+    seed = random.randrange(2**32) if seed is None else checks.seed(seed)
     master = random.Random(seed)
     per_deal = [[] for _ in bots]
     start = time.perf_counter()
@@ -263,7 +265,7 @@ def matches(
     players = _players(bots, options)
     _check_count(count, "matches")
     check_target(target)
-    seed = random.randrange(2**32) if seed is None else seed
+    seed = random.randrange(2**32) if seed is None else checks.seed(seed)
     master = random.Random(seed)
     played = []
     won_share = [[] for _ in bots]

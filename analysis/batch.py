@@ -33,12 +33,16 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
+from functools import partial
+from itertools import islice
 from pathlib import Path
 
-from solver import CoinsError, Position, Record, TranspositionTable, solve
+from solver import CoinsError, Position, Record, TranspositionTable, checks, solve
+from solver.cards import HAND_SIZE, SEATS
+from solver.errors import PathError
 from solver.maxn import MaxnTable, maxn_table_megabytes
 from solver.paranoid import table_megabytes
 from solver.solve import MODES
@@ -54,6 +58,11 @@ MAX_CHUNK = 64
 # at 8 cards the old entries only crowd the table (30 endings: 177M nodes, 15.4 s kept;
 # 161M, 11.9 s cleared).
 CLEAR_FROM_CARDS = 8
+# Bounds on the numbers a batch takes, far above any real run, so that a mistyped
+# number is refused rather than started (a batch of 10^9 endings would run for years).
+MAX_LINES = 10**9  # random lines (--random, a study's --count)
+MAX_WORKERS = 1024
+MAX_CHUNK_LINES = 10_000
 
 
 class BatchError(CoinsError):
@@ -78,10 +87,8 @@ class BatchOptions:
     def __post_init__(self):
         if self.mode not in MODES:
             raise BatchError(f'mode "{self.mode}" is not a mode: use paranoid, maxn or both')
-        if self.max_nodes is not None and self.max_nodes <= 0:
-            raise BatchError(f"max_nodes must be a positive whole number, not {self.max_nodes}")
-        if self.time_limit is not None and not self.time_limit > 0:
-            raise BatchError(f"time_limit must be positive seconds, not {self.time_limit}")
+        checks.node_limit(self.max_nodes)
+        checks.time_limit(self.time_limit)
 
 
 @dataclass
@@ -137,13 +144,34 @@ def read_input(source: str | os.PathLike) -> list[tuple[int, str]]:
     return read_lines(text.splitlines())
 
 
-def random_lines(count: int, cards: int, seed: int = 0, leader: int = 0) -> list[tuple[int, str]]:
-    """``count`` random ``cards``-card endings (``Position.random``), numbered from 1; the same
-    seed gives the same lines, so a random batch resumes like a file."""
-    if count < 0:
-        raise BatchError(f"the number of random positions must be 0 or more, not {count}")
-    rng = random.Random(seed)
-    return [(n, str(Position.random(rng, cards, leader))) for n in range(1, count + 1)]
+@dataclass(frozen=True)
+class GeneratedLines:
+    """``count`` numbered lines (from 1), each ``str(make(rng))`` drawn from one
+    ``random.Random(seed)``, made as they are read: the same seed gives the same
+    lines, so a batch of them resumes like a file, and however many there are
+    none waits in memory. ``len`` is ``count``; they can be read again and again."""
+
+    count: int
+    seed: int
+    make: Callable[[random.Random], object]
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        rng = random.Random(self.seed)
+        for number in range(1, self.count + 1):
+            yield number, str(self.make(rng))
+
+
+def random_lines(count: int, cards: int, seed: int = 0, leader: int = 0) -> GeneratedLines:
+    """``count`` (0 to ``MAX_LINES``) random ``cards``-card endings (``Position.random``)
+    led by ``leader``, numbered from 1, made as they are read (``GeneratedLines``)."""
+    count = checks.whole_number(count, "the number of random positions", 0, MAX_LINES)
+    checks.whole_number(cards, "cards per hand", 0, HAND_SIZE)
+    checks.whole_number(leader, "the leader", 0, SEATS - 1)
+    return GeneratedLines(count, checks.seed(seed), partial(Position.random, cards=cards,
+                                                             leader=leader))  # fmt: skip
 
 
 def parse_input(text: str) -> Position:
@@ -231,8 +259,11 @@ def chunk_size(lines: int, workers: int) -> int:
     return max(1, min(MAX_CHUNK, math.ceil(lines / (max(workers, 1) * CHUNKS_PER_WORKER))))
 
 
-def chunks(items: list, size: int) -> list[list]:
-    return [items[i : i + size] for i in range(0, len(items), size)]
+def chunks(items: Iterable, size: int) -> Iterator[list]:
+    """``items`` in lists of ``size`` (the last may be shorter), read as they are needed."""
+    items = iter(items)
+    while part := list(islice(items, size)):
+        yield part
 
 
 # ----- output and resuming ------------------------------------------------------------
@@ -240,45 +271,72 @@ def chunks(items: list, size: int) -> list[list]:
 
 def load_output(path: str | os.PathLike, repair: bool = True) -> tuple[dict[int, dict], bool]:
     """The records an output file already holds, by line number, and whether its last line
-    was cut off mid-write (no newline, or not JSON). With ``repair`` that last line is
-    cut from the file, so that appending starts on a fresh line. A missing file holds
-    nothing, and so does a device or a pipe. Lines that are not records (anywhere else)
-    are left alone and not counted."""
+    was cut off mid-write (no newline). With ``repair`` that last line is cut from the
+    file, so that appending starts on a fresh line. A missing file holds nothing, and so
+    does a device or a pipe. A file with any other line than a record is not a batch's
+    output, and is refused (``BatchError``) rather than added to."""
     path = Path(path)
     if not path.is_file():  # missing, or a device or pipe (/dev/stdout): nothing to resume
         return {}, False
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise PathError(f"cannot read the output {path}: {error.strerror}") from None
     cut = data.rfind(b"\n") + 1  # everything after the last newline is a partial line
     truncated = cut < len(data)
     done: dict[int, dict] = {}
-    for raw in data[:cut].splitlines():
+    for number, raw in enumerate(data[:cut].splitlines(), start=1):
         try:
             record = json.loads(raw)
         except ValueError:
-            continue
-        if isinstance(record, dict) and isinstance(record.get("line"), int):
-            done.setdefault(record["line"], record)
+            record = None
+        if not isinstance(record, dict) or not isinstance(record.get("line"), int):
+            raise BatchError(f"the output {path} is not a batch's results: its line {number} "
+                             "is not a result record; write to a new file")  # fmt: skip
+        done.setdefault(record["line"], record)
     if truncated and repair:
         with open(path, "r+b") as file:
             file.truncate(cut)
     return done, truncated
 
 
-def check_resume(done: dict[int, dict], items: list[tuple[int, str]], options: BatchOptions):
+def check_output(out: str | os.PathLike, source: str | os.PathLike | None = None) -> Path:
+    """``out`` if a batch may append to it: a file that can be written, not the file
+    ``source`` it reads, and empty or a batch's results (``load_output``);
+    ``PathError`` or ``BatchError`` otherwise."""
+    out = checks.output_file(out, "the output", {"the input": source})
+    load_output(out, repair=False)
+    return out
+
+
+def check_resume(done: dict[int, dict], items: Iterable[tuple[int, str]], options: BatchOptions):
     """Refuse to add to an output that holds another batch: each record there must be of
-    an input line with the same text, solved in the same mode (error records: any mode)."""
-    texts = dict(items)
-    for number, record in done.items():
-        if texts.get(number) != record.get("text"):
-            raise BatchError(
-                f"the output holds line {number} of another input ({record.get('text')!r}): "
-                "write to a new file, or run the batch that made it"
-            )
+    an input line with the same text, solved in the same mode (error records: any mode).
+    ``items`` are read only as far as the last line the output holds."""
+    for record in done.values():
         if "error" not in record and record.get("mode") != options.mode:
             raise BatchError(
                 f"the output holds results in mode {record.get('mode')}, not {options.mode}: "
                 "write to a new file"
             )
+    unmatched = set(done)
+    lines = iter(items) if unmatched else iter(())
+    while unmatched and (line := next(lines, None)) is not None:
+        number, text = line
+        if number in unmatched:
+            unmatched.discard(number)
+            if text != done[number].get("text"):
+                _another_input(number, done[number])
+    if unmatched:
+        number = min(unmatched)
+        _another_input(number, done[number])
+
+
+def _another_input(number: int, record: dict):
+    raise BatchError(
+        f"the output holds line {number} of another input ({record.get('text')!r}): "
+        "write to a new file, or run the batch that made it"
+    )
 
 
 @contextmanager
@@ -305,7 +363,7 @@ def default_workers() -> int:
 
 
 def run_batch(
-    items: list[tuple[int, str]],
+    items: Collection[tuple[int, str]],
     out: str | os.PathLike,
     options: BatchOptions = BatchOptions(),
     workers: int | None = None,
@@ -313,8 +371,9 @@ def run_batch(
     chunk: int | None = None,
     on_progress: Callable[[int, int, BatchSummary], None] | None = None,
 ) -> BatchSummary:
-    """Solve ``items`` (``(number, text)`` pairs) into the JSONL file ``out``, skipping the
-    lines it already holds; return what was done.
+    """Solve ``items`` (``(number, text)`` pairs: a list, or lines made as they are read
+    such as ``random_lines``) into the JSONL file ``out``, skipping the lines it already
+    holds; return what was done. ``check_output`` says which outputs are refused.
 
     ``workers`` processes (default: all cores; 1 solves in this process);
     with ``scheduler`` (a dask.distributed address, or a ``Client``) the
@@ -325,35 +384,36 @@ def run_batch(
     worker that dies (killed, out of memory) or a lost cluster stops it the
     same way, with the reason in ``failure``.
     """
-    if workers is not None and workers < 1:
-        raise BatchError(f"workers must be 1 or more, not {workers}")
-    if chunk is not None and chunk < 1:
-        raise BatchError(f"a chunk is 1 line or more, not {chunk}")
+    if workers is not None:
+        checks.whole_number(workers, "workers", 1, MAX_WORKERS)
+    if chunk is not None:
+        checks.whole_number(chunk, "lines a chunk", 1, MAX_CHUNK_LINES)
     start = time.perf_counter()
     summary = BatchSummary(total=len(items))
-    out = Path(out)
+    out = checks.output_file(out, "the output")
     done, summary.repaired = load_output(out)
     check_resume(done, items, options)
-    todo = [item for item in items if item[0] not in done]
-    summary.skipped = len(items) - len(todo)
-    summary.left = len(todo)
+    summary.skipped = len(done)  # check_resume found each of them among the items
+    summary.left = summary.total - summary.skipped
     if on_progress:
-        on_progress(0, len(todo), summary)
-    if not todo:
+        on_progress(0, summary.left, summary)
+    if not summary.left:
         summary.seconds = time.perf_counter() - start
         return summary
+    count = summary.left
+    todo = ((number, text) for number, text in items if number not in done)
     try:
         file = open(out, "ab", buffering=0)  # unbuffered: each write goes straight out
     except OSError as error:
-        raise BatchError(f"cannot write the output {out}: {error}") from None
+        raise PathError(f"cannot write the output {out}: {error.strerror}") from None
     try:
-        results = _results(todo, options, workers, scheduler, chunk)
+        results = _results(todo, count, options, workers, scheduler, chunk)
         with file:
             try:
                 for records in results:
                     _write(file, out, records, summary)
                     if on_progress:
-                        on_progress(summary.done, len(todo), summary)
+                        on_progress(summary.done, count, summary)
             finally:
                 results.close()  # stops the workers when the run stops early
     except KeyboardInterrupt:
@@ -389,10 +449,11 @@ def _write(file, out, records: list[dict], summary: BatchSummary) -> None:
         ) from None
 
 
-def _results(todo, options, workers, scheduler, chunk):
-    """The records of ``todo``'s chunks, a chunk at a time, in the order they finish."""
+def _results(todo, count, options, workers, scheduler, chunk):
+    """The records of the chunks of ``todo`` (``count`` lines), a chunk at a time, in the
+    order they finish."""
     if scheduler is None and workers == 1:  # no processes to start: solve right here
-        for part in chunks(todo, chunk or chunk_size(len(todo), 1)):
+        for part in chunks(todo, chunk or chunk_size(count, 1)):
             yield solve_chunk(part, options)
         return
     import joblib
@@ -405,7 +466,7 @@ def _results(todo, options, workers, scheduler, chunk):
         client = _client(scheduler)
         n_jobs = workers or max(sum(client.nthreads().values()), 1)
         backend = joblib.parallel_config(backend="dask", n_jobs=n_jobs)
-    size = chunk or chunk_size(len(todo), n_jobs)
+    size = chunk or chunk_size(count, n_jobs)
     try:
         with backend:
             parallel = joblib.Parallel(return_as="generator_unordered", batch_size=1,

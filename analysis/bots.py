@@ -35,7 +35,14 @@ from solver import CoinsError, Position, Record
 from solver.cards import Card
 from solver.sampling import sample_deal
 
-from .hint import DEFAULT_EVALUATION, DEFAULT_HORIZON, DEFAULT_ROLLOUTS, DEFAULT_SAMPLER, hint
+from .hint import (
+    DEFAULT_EVALUATION,
+    DEFAULT_HORIZON,
+    DEFAULT_ROLLOUTS,
+    DEFAULT_SAMPLER,
+    check_budget,
+    hint,
+)
 from .playout import greedy_card
 
 PIMC_SAMPLES = 60
@@ -69,6 +76,9 @@ class PimcBot:
     sampler: str = DEFAULT_SAMPLER
     horizon: int = DEFAULT_HORIZON
     evaluation: str = DEFAULT_EVALUATION
+
+    def __post_init__(self):
+        check_budget(self.samples, self.time_limit)  # refused when made, not at its first move
 
     def choose(self, position: Position, seat: int, rng: random.Random) -> Card:
         """The card from the position alone (no record: deals are not weighted)."""

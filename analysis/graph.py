@@ -36,14 +36,18 @@ from pathlib import Path
 
 import networkx as nx
 
-from solver import CoinsError, Position
-from solver.cards import SEATS, SUIT_LETTERS, SUIT_NAMES, Card, format_hand
+from solver import CoinsError, Position, checks
+from solver.cards import DECK_SIZE, SEATS, SUIT_LETTERS, SUIT_NAMES, Card, format_hand
+from solver.errors import PathError
 
 from ._common import Budget, BudgetSpent, as_position, points_won, preferred_card, runs
 
 MODES = ("paranoid", "maxn")
 UNITS = ("cards", "tricks")
 DEFAULT_MAX_POSITIONS = 2000
+# The largest graph one may ask for: beyond it neither networkx's memory nor dot's
+# layout is of any use.
+MOST_POSITIONS = 100_000
 
 # Suit colours of the Spanish deck, dark enough to read on white
 # (the terminal's are in coins/render.py).
@@ -106,8 +110,8 @@ def decision_graph(
         raise CoinsError(f'mode must be "paranoid" or "maxn", not {mode!r}')
     if unit not in UNITS:
         raise CoinsError(f'unit must be "cards" or "tricks", not {unit!r}')
-    if not isinstance(depth, int) or depth < 0:
-        raise CoinsError(f"depth must be a whole number of {unit}, 0 or more, not {depth!r}")
+    checks.whole_number(depth, f"depth (in {unit})", 0, DECK_SIZE)
+    checks.whole_number(max_positions, "max_positions", 1, MOST_POSITIONS)
     budget = Budget(max_nodes, time_limit)
     graph = nx.DiGraph(
         root=str(position), mode=mode, unit=unit, depth=depth,
@@ -218,6 +222,22 @@ def _set_values(graph, position: Position, mode: str, budget: Budget, children: 
 
 # ----- writing --------------------------------------------------------------
 
+def check_graph_file(path: str | Path) -> Path:
+    """``path`` if ``write_graph`` can write there: a known extension, Graphviz's
+    ``dot`` for a picture (``GraphvizMissing``), a file that can be written
+    (``PathError``). ``coins graph`` checks this before building the graph."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".graphml", ".json", *DOT_EXTENSIONS, *PICTURE_EXTENSIONS):
+        raise PathError(
+            f'cannot write "{path}": the file name must end in .graphml, .json, .dot, .gv, '
+            ".svg, .png or .pdf"
+        )
+    if suffix in PICTURE_EXTENSIONS and shutil.which("dot") is None:
+        raise GraphvizMissing(NO_GRAPHVIZ)
+    return checks.output_file(path, "the graph file")
+
+
 def write_graph(graph: nx.DiGraph, path: str | Path) -> Path:
     """Write ``graph`` to ``path`` in the format its extension names.
 
@@ -226,29 +246,26 @@ def write_graph(graph: nx.DiGraph, path: str | Path) -> Path:
     back), ``.dot``/``.gv`` (Graphviz source with colours, bold optimal
     edges and a legend), ``.svg``/``.png``/``.pdf`` (drawn by Graphviz's
     ``dot`` program; ``GraphvizMissing`` when it is not installed).
+    ``check_graph_file`` says what else is refused.
     """
-    path = Path(path)
+    path = check_graph_file(path)
     suffix = path.suffix.lower()
-    if suffix == ".graphml":
-        nx.write_graphml(flat_graph(graph), path)
-    elif suffix == ".json":
-        path.write_text(json.dumps(nx.node_link_data(graph), indent=1) + "\n", encoding="utf-8")
-    elif suffix in DOT_EXTENSIONS:
-        path.write_text(to_dot(graph), encoding="utf-8")
-    elif suffix in PICTURE_EXTENSIONS:
-        render(graph, path, suffix[1:])
-    else:
-        raise CoinsError(
-            f'cannot write "{path}": the file name must end in .graphml, .json, .dot, .gv, '
-            ".svg, .png or .pdf"
-        )
+    try:
+        if suffix == ".graphml":
+            nx.write_graphml(flat_graph(graph), path)
+        elif suffix == ".json":
+            path.write_text(json.dumps(nx.node_link_data(graph), indent=1) + "\n", encoding="utf-8")
+        elif suffix in DOT_EXTENSIONS:
+            path.write_text(to_dot(graph), encoding="utf-8")
+        else:
+            render(graph, path, suffix[1:])
+    except OSError as error:  # the disk filled up, the folder went away ...
+        raise PathError(f"cannot write the graph file {path}: {error.strerror}") from None
     return path
 
 
 def render(graph: nx.DiGraph, path: Path, fmt: str) -> None:
     dot = shutil.which("dot")
-    if dot is None:
-        raise GraphvizMissing(NO_GRAPHVIZ)
     done = subprocess.run(
         [dot, f"-T{fmt}", "-o", str(path)], input=to_dot(graph).encode(), capture_output=True
     )

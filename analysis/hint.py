@@ -44,7 +44,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from solver import CoinsError, Position, solve
+from solver import CoinsError, Position, checks, solve
 from solver.cards import Card
 from solver.compiled import ensure_compiled
 from solver.evaluator import search_card_results
@@ -65,6 +65,7 @@ DEFAULT_HORIZON = 5
 POOL_FACTOR = 10  # weighted sampling: uniform deals in the pool per deal drawn
 POOL_MIN = 100
 DEFAULT_SAMPLES = 200
+MAX_SAMPLES = 10_000
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_ROLLOUTS = 3
 DEFAULT_EPSILON = 0.1
@@ -198,12 +199,7 @@ def hint(
         raise CoinsError(f'sampler "{sampler}" is not a sampler: use uniform or weighted')
     if evaluation not in EVALUATIONS:
         raise CoinsError(f'evaluation "{evaluation}" is not an evaluation: use search or playout')
-    samples = DEFAULT_SAMPLES if samples is None else samples
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise CoinsError(f"samples must be a positive whole number, not {samples!r}")
-    time_limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
-    if isinstance(time_limit, bool) or not 0 <= time_limit < math.inf:
-        raise CoinsError(f"time_limit must be finite seconds (0 for none), not {time_limit!r}")
+    samples, time_limit = check_budget(samples, time_limit)
     if not isinstance(rollouts, int) or rollouts < 1:
         raise CoinsError(f"rollouts must be a positive whole number, not {rollouts!r}")
     if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
@@ -217,7 +213,7 @@ def hint(
         raise CoinsError("give rng or seed, not both")
     if mode == "paranoid":
         evaluation = "playout"
-    master = rng if rng is not None else random.Random(seed)
+    master = rng if rng is not None else random.Random(checks.seed(seed))
     source = _deal_source(view, deals, sampler, samples, tremble, master)
     value = _Evaluator(mode, evaluation, exact_cards, horizon, rollouts, epsilon)
 
@@ -258,6 +254,16 @@ def hint(
     return Hint(entries, seat=source.mover, samples=drawn, exact=exact_done, mode=mode,
                 sampler=sampler, effective=effective, evaluation=evaluation,
                 seconds=time.perf_counter() - start)  # fmt: skip
+
+
+def check_budget(samples: int | None, time_limit: float | None) -> tuple[int, float]:
+    """A hint's budget, defaults filled in: ``samples`` from 1 to ``MAX_SAMPLES``
+    deals (weighted sampling keeps ``POOL_FACTOR`` times as many in memory) and
+    ``time_limit`` seconds (0: no limit)."""
+    samples = DEFAULT_SAMPLES if samples is None else samples
+    time_limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+    return (checks.whole_number(samples, "samples", 1, MAX_SAMPLES),
+            checks.seconds(time_limit, "time_limit", zero_means_none=True))  # fmt: skip
 
 
 def _contenders(evaluated, weights, order, contenders) -> list[Card]:

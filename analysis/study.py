@@ -20,15 +20,29 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import random
 from collections import Counter
 from collections.abc import Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 
-from solver import Position
-from solver.cards import COINS, COINS_MASK, DECK_SIZE, SEATS, Card, cards_in, popcount
+from solver import Position, checks
+from solver.cards import (
+    COINS,
+    COINS_MASK,
+    DECK_SIZE,
+    HAND_SIZE,
+    RANKS_PER_SUIT,
+    SEATS,
+    Card,
+    cards_in,
+    popcount,
+)
+from solver.errors import PathError
 
-from .batch import BatchError, BatchOptions
+from .batch import MAX_LINES, BatchError, BatchOptions, GeneratedLines
 
 RELATIVE_SEATS = ("leader", "second", "third")
 MAX_ATTEMPTS = 10_000
@@ -56,16 +70,16 @@ class StudySpec:
     trick: int = 0
 
     def __post_init__(self):
-        if self.count < 0:
-            raise BatchError(f"a study has 0 positions or more, not {self.count}")
-        if not 1 <= self.cards <= 16:
-            raise BatchError(f"cards per hand must be 1-16, not {self.cards}")
-        if self.leader is not None and self.leader not in range(SEATS):
-            raise BatchError(f"leader must be 0, 1 or 2, not {self.leader}")
-        if not 0 <= self.trick <= 2 or (self.trick and self.cards < 1):
-            raise BatchError(f"a trick on the table holds 0-2 cards, not {self.trick}")
-        if self.coins_left is not None and not 0 <= self.coins_left <= min(12, 3 * self.cards):
-            raise BatchError(f"{self.coins_left} Coins cannot be left in {self.cards}-card hands")
+        checks.whole_number(self.count, "the number of positions", 0, MAX_LINES)
+        checks.whole_number(self.cards, "cards per hand", 1, HAND_SIZE)
+        checks.seed(self.seed)
+        if self.leader is not None:
+            checks.whole_number(self.leader, "the leader", 0, SEATS - 1)
+        checks.whole_number(self.trick, "cards on the table", 0, SEATS - 1)
+        if self.coins_left is not None:
+            checks.whole_number(self.coins_left, "the Coins left", 0, RANKS_PER_SUIT)
+            if self.coins_left > SEATS * self.cards:
+                raise BatchError(f"{self.coins_left} Coins cannot be left in {self.cards}-card hands")
         for seat in range(SEATS):
             if popcount(self.hold[seat]) > self.cards:
                 raise BatchError(f"seat {seat} must hold more than {self.cards} cards")
@@ -115,10 +129,13 @@ def random_study_position(spec: StudySpec, rng: random.Random) -> Position:
     return position
 
 
-def study_lines(spec: StudySpec) -> list[tuple[int, str]]:
-    """The study's positions as numbered lines (from 1): the same spec, the same lines."""
-    rng = random.Random(spec.seed)
-    return [(n, str(random_study_position(spec, rng))) for n in range(1, spec.count + 1)]
+def study_lines(spec: StudySpec) -> GeneratedLines:
+    """The study's positions as numbered lines (from 1), made as they are read: the same
+    spec, the same lines. The first is made at once, so that constraints no deal meets
+    are refused before a batch starts."""
+    lines = GeneratedLines(spec.count, spec.seed, partial(random_study_position, spec))
+    next(iter(lines), None)
+    return lines
 
 
 # ----- statistics -------------------------------------------------------------------
@@ -228,13 +245,58 @@ def _share(hits: int, total: int) -> dict:
     return {"count": hits, "of": total, "share": round(hits / total, 4) if total else None}
 
 
-# ----- plots ------------------------------------------------------------------------
+# ----- files ------------------------------------------------------------------------
 
 
-def plot_study(stats: StudyStats, prefix: str) -> list[str]:
-    """Write ``PREFIX-histograms.png`` (each seat's points, by place from the leader, in both
-    modes) and ``PREFIX-seats.png`` (box plots of the same); return the paths. Needs
-    matplotlib (``pip install ".[plots]"``)."""
+def csv_paths(prefix: str) -> list[str]:
+    """The files ``write_exports`` writes for a CSV prefix: the seats', the cards'."""
+    return [f"{prefix}-seats.csv", f"{prefix}-cards.csv"]
+
+
+def plot_paths(prefix: str) -> list[str]:
+    """The files ``plot_study`` draws for a prefix: the histograms, the box plots."""
+    return [f"{prefix}-histograms.png", f"{prefix}-seats.png"]
+
+
+def check_exports(json_file=None, csv_prefix=None, plot_prefix=None, results=None) -> None:
+    """Refuse, before a study runs, exports it could not write: a file that cannot be
+    written, or that is the ``results`` file or another export (``PathError``), plots
+    without matplotlib (``BatchError``)."""
+    paths = [] if json_file is None else [json_file]
+    paths += [] if csv_prefix is None else csv_paths(csv_prefix)
+    paths += [] if plot_prefix is None else plot_paths(plot_prefix)
+    for number, path in enumerate(paths):
+        others = {"the results file": results} | {f"also the export {p}": p for p in paths[:number]}
+        checks.output_file(path, "the export", others)
+    if plot_prefix is not None:
+        _pyplot()
+
+
+def write_exports(stats: StudyStats, json_file=None, csv_prefix=None, plot_prefix=None) -> list[str]:
+    """Write the statistics as JSON to ``json_file``, as CSV to ``csv_paths(csv_prefix)``
+    and drawn to ``plot_paths(plot_prefix)`` (each when given); return the paths."""
+    check_exports(json_file, csv_prefix, plot_prefix)
+    texts = {} if json_file is None else {json_file: json.dumps(stats.to_json(), indent=1)}
+    if csv_prefix is not None:
+        texts |= dict(zip(csv_paths(csv_prefix), (stats.by_seat_csv(), stats.card_worth_csv())))
+    with _writing():
+        for path, text in texts.items():
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(text)
+    return [*texts, *([] if plot_prefix is None else plot_study(stats, plot_prefix))]
+
+
+@contextmanager
+def _writing():
+    """A file that cannot be written after all (the disk filled up ...) as a ``PathError``."""
+    try:
+        yield
+    except OSError as error:
+        raise PathError(f"cannot write {error.filename}: {error.strerror}") from None
+
+
+def _pyplot():
+    """matplotlib's pyplot, drawing to files only (``BatchError`` when not installed)."""
     try:
         import matplotlib
 
@@ -242,6 +304,15 @@ def plot_study(stats: StudyStats, prefix: str) -> list[str]:
         import matplotlib.pyplot as plt
     except ImportError:
         raise BatchError('plots need matplotlib: pip install ".[plots]"') from None
+    return plt
+
+
+def plot_study(stats: StudyStats, prefix: str) -> list[str]:
+    """Write ``PREFIX-histograms.png`` (each seat's points, by place from the leader, in both
+    modes) and ``PREFIX-seats.png`` (box plots of the same); return the paths. Needs
+    matplotlib (``pip install ".[plots]"``)."""
+    check_exports(plot_prefix=prefix)
+    plt = _pyplot()
     modes = ("guaranteed", "equilibrium")
     samples = {
         (name, mode): [int(p) for p, n in stats.by_seat[name][mode]["histogram"].items()
@@ -249,7 +320,7 @@ def plot_study(stats: StudyStats, prefix: str) -> list[str]:
         for name in RELATIVE_SEATS if name in stats.by_seat for mode in modes
     }  # fmt: skip
     top = max((max(v) for v in samples.values() if v), default=0)
-    paths = []
+    paths = plot_paths(prefix)
     figure, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for axis, mode in zip(axes, modes):
         bins = [b - 0.5 for b in range(top + 2)]
@@ -262,8 +333,8 @@ def plot_study(stats: StudyStats, prefix: str) -> list[str]:
     axes[0].legend(title="seat")
     figure.suptitle(f"{stats.positions} positions")
     figure.tight_layout()
-    paths.append(f"{prefix}-histograms.png")
-    figure.savefig(paths[-1], dpi=100)
+    with _writing():
+        figure.savefig(paths[0], dpi=100)
     plt.close(figure)
     figure, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for axis, mode in zip(axes, modes):
@@ -273,7 +344,7 @@ def plot_study(stats: StudyStats, prefix: str) -> list[str]:
         axis.set_title(f"{mode} points by seat (triangle: mean)")
     axes[0].set_ylabel("Coins won from the position on")
     figure.tight_layout()
-    paths.append(f"{prefix}-seats.png")
-    figure.savefig(paths[-1], dpi=100)
+    with _writing():
+        figure.savefig(paths[1], dpi=100)
     plt.close(figure)
     return paths

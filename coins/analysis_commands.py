@@ -24,10 +24,11 @@ from analysis import (
     equivalent_cards,
     write_graph,
 )
+from analysis.graph import DEFAULT_MAX_POSITIONS, MOST_POSITIONS
 from solver import Position
-from solver.cards import SEATS, Card
+from solver.cards import DECK_SIZE, SEATS, Card
 
-from . import api, render
+from . import api, options, render
 from .notice import compile_notice
 from .status import search_status
 
@@ -110,19 +111,11 @@ def register(add) -> None:
             help='the position, quoted ("AK9.N32.75.J84 ... 0 -") or as separate words',
         )  # fmt: skip
 
-    def limits(parser, what):
-        parser.add_argument(
-            "--max-nodes", type=int, metavar="N", help=f"stop {what} after N solver nodes"
-        )
-        parser.add_argument(
-            "--time-limit", type=float, metavar="SEC", help=f"stop {what} after SEC seconds"
-        )
-
     analyze_parser = add("analyze", analyze_command)
     position_argument(analyze_parser)
-    limits(analyze_parser, "the analysis (what is done so far is shown)")
+    options.add_limits(analyze_parser, "the analysis (what is done so far is shown)")
     analyze_parser.add_argument(
-        "--exact-cards", type=int, default=EXACT_CARDS, metavar="K",
+        "--exact-cards", type=options.cards_per_hand(0), default=EXACT_CARDS, metavar="K",
         help=f"solve decisions exactly up to K cards a hand, estimate beyond (default {EXACT_CARDS})",
     )  # fmt: skip
     analyze_parser.add_argument(
@@ -134,7 +127,7 @@ def register(add) -> None:
         "record", nargs="+", metavar="RECORD",
         help='the record of play, quoted: "<position> | <card> <card> ..."',
     )  # fmt: skip
-    limits(review_parser, "the review (the cards reviewed so far are shown)")
+    options.add_limits(review_parser, "the review (the cards reviewed so far are shown)")
     review_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of tables"
     )
@@ -142,10 +135,11 @@ def register(add) -> None:
     graph_parser = add("graph", graph_command)
     position_argument(graph_parser)
     graph_parser.add_argument(
-        "--depth", type=int, default=1, metavar="D", help="cards (or tricks) deep (default 1)"
-    )
+        "--depth", type=options.whole_number("the depth", 0, DECK_SIZE), default=1, metavar="D",
+        help=f"cards (or tricks) deep, 0-{DECK_SIZE} (default 1)",
+    )  # fmt: skip
     graph_parser.add_argument(
-        "--out", required=True, metavar="FILE",
+        "--out", required=True, type=options.graph_file, metavar="FILE",
         help="the file to write: .svg .png .pdf (Graphviz), .dot .gv .graphml .json",
     )  # fmt: skip
     graph_parser.add_argument(
@@ -161,10 +155,12 @@ def register(add) -> None:
         help="below the first card, follow only optimal cards",
     )  # fmt: skip
     graph_parser.add_argument(
-        "--max-positions", type=int, default=2000, metavar="N",
-        help="refuse graphs of more than N positions (default 2000)",
+        "--max-positions", type=options.whole_number("the most positions", 1, MOST_POSITIONS),
+        default=DEFAULT_MAX_POSITIONS, metavar="N",
+        help=f"refuse graphs of more than N positions (default {DEFAULT_MAX_POSITIONS}, "
+             f"at most {MOST_POSITIONS:,})",
     )  # fmt: skip
-    limits(graph_parser, "the solver")
+    options.add_limits(graph_parser, "the solver")
 
 
 # ----- rendering --------------------------------------------------------------------------

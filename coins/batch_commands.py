@@ -26,7 +26,11 @@ from rich.table import Table
 from analysis.batch import (
     BatchError,
     BatchOptions,
+    MAX_CHUNK_LINES,
+    MAX_LINES,
+    MAX_WORKERS,
     BatchSummary,
+    check_output,
     load_output,
     random_lines,
     read_input,
@@ -38,11 +42,14 @@ from analysis.study import (
     StudySpec,
     StudyStats,
     aggregate,
-    plot_study,
+    check_exports,
     study_lines,
+    write_exports,
 )
-from solver.cards import RANK_LETTERS, SUIT_LETTERS, Card, parse_cards
+from solver.cards import RANK_LETTERS, RANKS_PER_SUIT, SUIT_LETTERS, Card, parse_cards
+from solver.checks import shown
 
+from . import options
 from .notice import compile_notice
 
 
@@ -124,26 +131,20 @@ def study_command(args: argparse.Namespace) -> None:
         args.count, args.cards, args.seed, args.leader, args.coins_left,
         _seat_masks(args.hold, "--hold"), _seat_masks(args.not_hold, "--not-hold"), args.trick,
     )  # fmt: skip
-    items = study_lines(spec)
-    summary = _run_with_progress(items, args, STUDY_OPTIONS)
+    summary = _run_with_progress(study_lines(spec), args, STUDY_OPTIONS)
     _finish(summary, args.out)
     done, _ = load_output(args.out, repair=False)
-    numbers = {number for number, _ in items}
-    stats = aggregate(r for n, r in sorted(done.items()) if n in numbers)
+    stats = aggregate(r for n, r in sorted(done.items()) if n <= spec.count)
     Console().print(study_report(stats))
-    if args.json:
-        import json
+    for path in write_exports(stats, args.json, args.csv, args.plot):
+        print(f"wrote {path}")
 
-        with open(args.json, "w", encoding="utf-8") as file:
-            json.dump(stats.to_json(), file, indent=1)
-    if args.csv:
-        with open(f"{args.csv}-seats.csv", "w", encoding="utf-8") as file:
-            file.write(stats.by_seat_csv())
-        with open(f"{args.csv}-cards.csv", "w", encoding="utf-8") as file:
-            file.write(stats.card_worth_csv())
-    if args.plot:
-        for path in plot_study(stats, args.plot):
-            print(f"wrote {path}")
+
+def _check_study_files(args: argparse.Namespace) -> None:
+    """Before any work: the results file as for batch, and exports that can be written,
+    none of them the results or one another."""
+    check_output(args.out)
+    check_exports(args.json, args.csv, args.plot, results=args.out)
 
 
 def _seat_masks(specs: list[str] | None, option: str) -> tuple[int, int, int]:
@@ -234,59 +235,64 @@ def summary_text(summary: BatchSummary, out) -> str:
 
 def _add_worker_options(parser) -> None:
     """Where the solving runs: --workers, --scheduler, --chunk (batch and study)."""
-    parser.add_argument("--workers", type=int, metavar="N",
-                        help="worker processes (default: all cores; 1: in this process)")
+    parser.add_argument("--workers", type=options.whole_number("workers", 1, MAX_WORKERS),
+                        metavar="N", help="worker processes (default: all cores; 1: in this "
+                        f"process; at most {MAX_WORKERS})")  # fmt: skip
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run on the Dask cluster at ADDRESS (tcp://host:8786)")
-    parser.add_argument("--chunk", type=int, metavar="LINES",
-                        help="lines per task (default: about 8 tasks a worker, at most 64)")
+    parser.add_argument("--chunk", type=options.whole_number("lines a chunk", 1, MAX_CHUNK_LINES),
+                        metavar="LINES", help=f"lines per task, 1 to {MAX_CHUNK_LINES:,} "
+                        "(default: about 8 tasks a worker, at most 64)")  # fmt: skip
 
 
 def register(add) -> None:
     """Add ``batch`` through ``coins.cli``'s ``add(name, function)`` helper."""
     parser = add("batch", batch_command)
+    parser.set_defaults(check=lambda args: check_output(args.out, args.input))
     parser.add_argument(
-        "input", nargs="?", metavar="INPUT",
+        "input", nargs="?", type=options.input_file("the input"), metavar="INPUT",
         help="a file of positions or records, one a line (- for standard input)",
     )
     parser.add_argument("--out", required=True, metavar="RESULTS.jsonl",
-                        help="the JSON-lines file to append to (and resume from)")
+                        help="the JSON-lines file to append to (and resume from): a new or "
+                        "empty file, or this batch's results, never its input")  # fmt: skip
     parser.add_argument(
         "--mode", choices=("paranoid", "maxn", "both"), default="paranoid",
         help="paranoid: guaranteed values (default); maxn: each seat for itself; both",
     )
-    limit = parser.add_mutually_exclusive_group()
-    limit.add_argument(
-        "--max-nodes", type=int, metavar="N", help="stop each position after N nodes"
-    )
-    limit.add_argument("--time-limit", type=float, metavar="SEC",
-                       help="stop each position after SEC seconds")
+    options.add_limits(parser.add_mutually_exclusive_group(), "each position")
     _add_worker_options(parser)
     parser.add_argument("--card-values", action="store_true",
                         help="add the mover's card values (paranoid) and card results (maxn)")
     parser.add_argument("--lines", action="store_true",
                         help="add the lines of play (optimal_line, equilibrium_line)")
-    parser.add_argument("--random", type=int, metavar="N",
-                        help="solve N random endings instead of INPUT")
-    parser.add_argument("--cards", type=int, default=6, metavar="K",
-                        help="with --random: cards per hand (default 6)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--random", type=options.whole_number("the number of positions", 0,
+                                                              MAX_LINES),
+                        metavar="N", help="solve N random endings instead of INPUT (made as "
+                        f"they are solved; at most {shown(MAX_LINES)})")  # fmt: skip
+    parser.add_argument("--cards", type=options.cards_per_hand(0), default=6, metavar="K",
+                        help="with --random: cards per hand, 0-16 (default 6)")
+    parser.add_argument("--seed", type=options.seed, default=0, metavar="S",
                         help="with --random: the seed (default 0; same seed, same lines)")
     parser.add_argument("--leader", type=int, default=0, choices=(0, 1, 2),
                         help="with --random: the seat to lead (default 0)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
     study = add("study", study_command)
-    study.add_argument("--count", type=int, default=1000, metavar="N",
-                       help="positions to study (default 1000)")
-    study.add_argument("--cards", type=int, default=6, metavar="K",
-                       help="cards per hand (default 6)")
-    study.add_argument("--seed", type=int, default=0, metavar="S",
+    study.set_defaults(check=_check_study_files)
+    study.add_argument("--count", type=options.whole_number("the number of positions", 0,
+                                                            MAX_LINES),
+                       default=1000, metavar="N", help="positions to study (default 1000, "
+                       f"at most {shown(MAX_LINES)})")  # fmt: skip
+    study.add_argument("--cards", type=options.cards_per_hand(1), default=6, metavar="K",
+                       help="cards per hand, 1-16 (default 6)")
+    study.add_argument("--seed", type=options.seed, default=0, metavar="S",
                        help="the seed (default 0; the same seed, the same positions)")
     study.add_argument("--leader", type=int, choices=(0, 1, 2),
                        help="the seat to lead (default: a random seat each)")
-    study.add_argument("--coins-left", type=int, metavar="C",
-                       help="exactly C Coins cards in the hands")
+    study.add_argument("--coins-left",
+                       type=options.whole_number("the Coins left", 0, RANKS_PER_SUIT), metavar="C",
+                       help=f"exactly C Coins cards in the hands, 0-{RANKS_PER_SUIT}")
     study.add_argument("--hold", action="append", metavar="SEAT:CARDS",
                        help="cards a seat must hold (0:AO,KO); repeatable")
     study.add_argument("--not-hold", action="append", metavar="SEAT:CARDS",

@@ -15,8 +15,9 @@ import sys
 from rich.console import Console
 
 from solver import CoinsError
+from solver.cards import HAND_SIZE
 
-from . import analysis_commands, api, batch_commands, play_commands, render, web
+from . import analysis_commands, api, batch_commands, options, play_commands, render, web
 from .notice import compile_notice
 from .status import search_status
 
@@ -87,12 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--mode", choices=("paranoid", "maxn", "both"), default="paranoid",
         help="paranoid: guaranteed values (default); maxn: each seat for itself; both",
     )
-    solve_parser.add_argument("--max-nodes", type=int, metavar="N", help="stop after N nodes")
+    options.add_limits(solve_parser, "")
     solve_parser.add_argument(
-        "--time-limit", type=float, metavar="SEC", help="stop after SEC seconds"
-    )
-    solve_parser.add_argument(
-        "--memory", type=int, metavar="MIB",
+        "--memory", type=options.megabytes, metavar="MIB",
         help="a fixed transposition table of MIB MiB for the guaranteed values (default: "
              "sized for the position, doubling when full, up to 512 MiB for an ending and 4096 "
              "for a full deal)",
@@ -102,13 +100,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     deal_parser = add("deal", deal_command)
-    deal_parser.add_argument("--seed", type=int, help="random seed (default: a new deal each time)")
+    deal_parser.add_argument("--seed", type=options.seed,
+                             help="random seed, 0 to 2^64-1 (default: a new deal each time)")
     deal_parser.add_argument(
-        "--cards", type=int, default=16, metavar="K", help="cards per hand, 0-16 (default 16)"
-    )
-    deal_parser.add_argument(
-        "--leader", type=int, default=0, metavar="L", help="the seat to lead, 0-2 (default 0)"
-    )
+        "--cards", type=options.cards_per_hand(0), default=HAND_SIZE, metavar="K",
+        help=f"cards per hand, 0-{HAND_SIZE} (default {HAND_SIZE})",
+    )  # fmt: skip
+    deal_parser.add_argument("--leader", type=int, choices=(0, 1, 2), default=0,
+                             help="the seat to lead (default 0)")
     analysis_commands.register(add)
     batch_commands.register(add)
     play_commands.register(add)
@@ -124,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as stop:  # argparse: --help (0) or a usage error (2)
         return stop.code
     try:
+        if hasattr(args, "check"):  # the command's checks of several arguments at once
+            args.check(args)
         args.run(args)
     except CoinsError as error:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)

@@ -24,8 +24,8 @@ from rich.console import Console
 from rich.text import Text
 
 from analysis.bots import make_bot
-from analysis.hint import hint
-from solver import CoinsError, Position, Record
+from analysis.hint import check_budget, hint
+from solver import CoinsError, Position, Record, checks
 from solver.cards import SEATS, Card, cards_in
 from solver.errors import NotationError
 from solver.match import DEFAULT_TARGET, CardPlayed, Match, MatchObserver, MatchResult
@@ -71,8 +71,8 @@ class SeatAgainstBots(MatchObserver):
             other = (seat + offset) % SEATS
             self.names[other] = f"seat {other} ({name})"
             self.labels[other] = name if bots[0] != bots[1] else f"seat {other} {name}"
-            self.players[other] = make_bot(name, **(bot_options or {}) if name == "pimc" else {})
-        self.seed = secrets.randbits(32) if seed is None else seed
+            self.players[other] = make_bot(name, **(bot_options or {}) if name.startswith("pimc") else {})
+        self.seed = secrets.randbits(32) if seed is None else checks.seed(seed)
         master = random.Random(self.seed)
         self.first_dealer = master.randrange(SEATS)
         self.deals_seed = master.getrandbits(64)
@@ -136,6 +136,7 @@ class TerminalGame(SeatAgainstBots):
         self.match = self.new_match(target)
         self.hints = hints
         self.hint_options = hint_options or {}
+        check_budget(self.hint_options.get("samples"), self.hint_options.get("time_limit"))
         self.echo = echo
         self.played: list[Card] = []  # the user's cards, in order
         self.position: Position | None = None  # at the user's turn: the position

@@ -17,19 +17,20 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from analysis.arena import DuplicateResult, MatchesResult, duplicate, interval, matches
+from analysis.arena import MAX_DEALS, DuplicateResult, MatchesResult, duplicate, interval, matches
 from analysis.bots import BOTS, PIMC_SAMPLES, PIMC_TIME_LIMIT
 from analysis.hint import (
     DEFAULT_HORIZON,
     DEFAULT_SAMPLER,
     DEFAULT_SAMPLES,
     DEFAULT_TIME_LIMIT,
+    MAX_SAMPLES,
     SAMPLERS,
 )
 from solver import CoinsError
-from solver.match import DEFAULT_TARGET
+from solver.match import DEFAULT_TARGET, MAX_TARGET
 
-from . import api, render
+from . import api, options, render
 from .game import TerminalGame
 from .notice import compile_notice
 
@@ -43,10 +44,12 @@ def hint_command(args: argparse.Namespace) -> None:
     context). Each sampled deal fills the hidden hands among those consistent
     with the view (uniformly, or weighted by how likely the deal makes the
     other seats' plays: --sampler); every card is valued in each (exactly with
-    the open-hand solver when few cards are left; before that by greedy play
-    to a few cards a hand, then exactly) and the estimates are averaged: mean
-    points for the mover with its standard error, and how often the card was
-    the best.
+    the open-hand solver when few cards are left; before that by a search of
+    the next trick and a network trained on exact values) and the values are
+    averaged: mean points for the mover with its standard error, how often the
+    card was the best, and how far behind the best card it is, deal by deal.
+    Cards clearly behind stop being valued, so the budget goes to the close
+    ones; cards within the noise of the best are marked tied.
     """
     compile_notice()
     answer = api.hint_view(args)
@@ -205,6 +208,13 @@ def play_command(args: argparse.Namespace) -> None:
     game.play()
 
 
+SAMPLES = options.whole_number("the samples", 1, MAX_SAMPLES)
+SECONDS_OR_NONE = options.seconds(zero_means_none=True)
+HANDS = options.whole_number("the number of deals", 1, MAX_DEALS)
+MATCHES = options.whole_number("the number of matches", 1, MAX_DEALS)
+TARGET = options.whole_number("the target", 1, MAX_TARGET)
+
+
 def register(add) -> None:
     """Add the hint, match and play commands through ``coins.cli``'s ``add(name, function)``."""
     hint_parser = add("hint", hint_command)
@@ -213,14 +223,15 @@ def register(add) -> None:
         help='the view, quoted: "? KNJ7543.96.AN874.96 ? 0 - | JO" (or a position or record)',
     )  # fmt: skip
     hint_parser.add_argument(
-        "--samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
-        help=f"deals to sample at most (default {DEFAULT_SAMPLES})",
+        "--samples", type=SAMPLES, default=DEFAULT_SAMPLES, metavar="N",
+        help=f"deals to sample at most (default {DEFAULT_SAMPLES}, at most {MAX_SAMPLES:,})",
     )  # fmt: skip
     hint_parser.add_argument(
-        "--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SEC",
+        "--time-limit", type=SECONDS_OR_NONE, default=DEFAULT_TIME_LIMIT, metavar="SEC",
         help=f"stop sampling after SEC seconds (default {DEFAULT_TIME_LIMIT}; 0: no limit)",
     )  # fmt: skip
-    hint_parser.add_argument("--seed", type=int, help="random seed (same seed, same samples)")
+    hint_parser.add_argument("--seed", type=options.seed,
+                             help="random seed, 0 to 2^64-1 (same seed, same samples)")
     hint_parser.add_argument(
         "--mode", choices=("maxn", "paranoid"), default="maxn",
         help="maxn: own points, everyone for themselves (default); paranoid: guaranteed points",
@@ -240,25 +251,27 @@ def register(add) -> None:
         help="the three bots: random, greedy, pimc (default pimc greedy random)",
     )  # fmt: skip
     match_parser.add_argument(
-        "--hands", type=int, metavar="N",
-        help="without --target: deals to play, each once per rotation of the bots (default 10)",
+        "--hands", type=HANDS, metavar="N",
+        help="without --target: deals to play, each once per rotation of the bots (default 10, "
+        f"at most {MAX_DEALS:,})",
     )  # fmt: skip
     match_parser.add_argument(
-        "--target", type=int, metavar="T",
-        help="play whole matches to T points instead of single hands",
+        "--target", type=TARGET, metavar="T",
+        help=f"play whole matches to T points instead of single hands (at most {MAX_TARGET:,})",
     )  # fmt: skip
     match_parser.add_argument(
-        "--matches", type=int, metavar="M",
+        "--matches", type=MATCHES, metavar="M",
         help="with --target: match seeds to play, each once per rotation of the bots: "
-        "3M matches (default 10)",
+        f"3M matches (default 10, at most {MAX_DEALS:,})",
     )  # fmt: skip
-    match_parser.add_argument("--seed", type=int, help="random seed (default: a new one, printed)")
+    match_parser.add_argument("--seed", type=options.seed,
+                              help="random seed (default: a new one, printed)")
     match_parser.add_argument(
-        "--pimc-samples", type=int, default=PIMC_SAMPLES, metavar="N",
+        "--pimc-samples", type=SAMPLES, default=PIMC_SAMPLES, metavar="N",
         help=f"pimc: deals sampled per decision at most (default {PIMC_SAMPLES})",
     )  # fmt: skip
     match_parser.add_argument(
-        "--pimc-time-limit", type=float, default=PIMC_TIME_LIMIT, metavar="SEC",
+        "--pimc-time-limit", type=SECONDS_OR_NONE, default=PIMC_TIME_LIMIT, metavar="SEC",
         help=f"pimc: seconds per decision (default {PIMC_TIME_LIMIT}; 0: no limit, fully "
              "reproducible)",
     )  # fmt: skip
@@ -275,18 +288,18 @@ def register(add) -> None:
         help="the bots on your left and your right: random, greedy, pimc (default greedy pimc)",
     )  # fmt: skip
     play_parser.add_argument(
-        "--target", type=int, default=DEFAULT_TARGET, metavar="T",
-        help=f"points that win the match (default {DEFAULT_TARGET})",
+        "--target", type=TARGET, default=DEFAULT_TARGET, metavar="T",
+        help=f"points that win the match (default {DEFAULT_TARGET}, at most {MAX_TARGET:,})",
     )  # fmt: skip
     play_parser.add_argument(
-        "--seed", type=int, help="random seed for the deals (default: a new one, printed)"
+        "--seed", type=options.seed, help="random seed for the deals (default: a new one, printed)"
     )
     play_parser.add_argument("--hints", action="store_true", help="show the hint at every turn")
     play_parser.add_argument(
-        "--hint-samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
+        "--hint-samples", type=SAMPLES, default=DEFAULT_SAMPLES, metavar="N",
         help=f"hint: deals to sample at most (default {DEFAULT_SAMPLES})",
     )  # fmt: skip
     play_parser.add_argument(
-        "--hint-time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SEC",
+        "--hint-time-limit", type=SECONDS_OR_NONE, default=DEFAULT_TIME_LIMIT, metavar="SEC",
         help=f"hint: seconds at most (default {DEFAULT_TIME_LIMIT}; 0: no limit)",
     )  # fmt: skip

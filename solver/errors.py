@@ -30,3 +30,13 @@ class SolveInterrupted(KeyboardInterrupt):
     def __init__(self, result):
         super().__init__("solve interrupted")
         self.result = result
+
+
+class OptionError(CoinsError):
+    """A number the toolkit cannot take (a limit, a count, a seed, a size): the
+    message names the argument and the values it accepts (``solver.checks``)."""
+
+
+class PathError(CoinsError):
+    """A file that cannot be read or written, or that would overwrite another
+    file of the same run (``solver.checks``)."""

@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, Union
 
+from . import checks
 from .cards import SEATS, Card
 from .errors import CoinsError, IllegalMoveError, NotationError
 from .position import Position
@@ -46,10 +47,14 @@ from .record import Record
 from .rules import deal, first_leader, next_dealer, trick_points
 
 DEFAULT_TARGET = 15
+# The highest target: a match to it lasts some 2,500 hands, and one without a bound
+# never ends (a target of 10^23 points).
+MAX_TARGET = 10_000
 
 
 class MatchError(CoinsError):
-    """Bad settings for a hand or a match (players, target, dealer, seed)."""
+    """Bad settings for a hand or a match (players, dealer, scores); a bad target or
+    seed is an ``OptionError``."""
 
 
 class PlayerError(IllegalMoveError):
@@ -383,10 +388,8 @@ def _check_seat(seat, name: str) -> int:
 
 
 def check_target(target) -> int:
-    """``target`` if it is a valid target score (a whole number, at least 1)."""
-    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
-        raise MatchError(f"the target must be a whole number of points, at least 1, not {target!r}")
-    return target
+    """``target`` if it is a valid target score: a whole number from 1 to ``MAX_TARGET``."""
+    return checks.whole_number(target, "the target", 1, MAX_TARGET)
 
 
 def _check_scores(scores) -> tuple[int, int, int]:
@@ -401,8 +404,5 @@ def _check_scores(scores) -> tuple[int, int, int]:
 def _seed_and_rng(seed) -> tuple[int | None, random.Random]:
     if isinstance(seed, random.Random):
         return None, seed
-    if seed is None:
-        seed = secrets.randbits(64)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise MatchError(f"seed must be an int or a random.Random, not {seed!r}")
+    seed = secrets.randbits(64) if seed is None else checks.seed(seed)
     return seed, random.Random(seed)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _kernels as k
+from . import checks
 from .cards import SUIT_MASKS, Card, cards_in
 from .errors import CoinsError
 from .position import Position
@@ -170,10 +171,8 @@ def solve_maxn(
         raise CoinsError(
             f"solve_maxn() takes a Position or its text, not {type(position).__name__}"
         )
-    if max_nodes is not None and max_nodes <= 0:
-        raise CoinsError(f"max_nodes must be positive, not {max_nodes}")
-    if time_limit is not None and not time_limit > 0:
-        raise CoinsError(f"time_limit must be positive seconds, not {time_limit}")
+    max_nodes, time_limit = checks.node_limit(max_nodes), checks.time_limit(time_limit)
+    threads = checks.whole_number(threads, "threads")
     start = time.perf_counter()
     deadline = start + time_limit if time_limit is not None else None
     options = (
@@ -181,8 +180,6 @@ def solve_maxn(
         | (0 if equivalence else k.MAXN_NO_EQUIVALENCE)
         | (0 if pruning else k.MAXN_NO_PRUNING)
     )
-    if not isinstance(threads, int) or threads < 1:
-        raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
     if table is None:
         table = shared_table(MaxnTable, maxn_table_megabytes(position.cards_per_hand))
     search = _MaxnSearch(table, max_nodes, deadline, options, threads)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from . import checks
 from .cards import (
     COINS_MASK,
     DECK_SIZE,
@@ -159,12 +160,12 @@ class Position:
         With 16 cards it is a full deal; with fewer, a random ending whose
         other cards were played earlier (taken stays 0,0,0).
         """
-        if not 0 <= cards <= HAND_SIZE:
-            raise PositionError(f"cards per hand must be 0-{HAND_SIZE}, not {cards}", "cards")
-        if leader not in range(SEATS):
-            raise PositionError(f"leader must be 0, 1 or 2, not {leader}", "leader")
+        if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= HAND_SIZE:
+            raise PositionError(f"cards per hand must be 0-{HAND_SIZE}, not {cards!r}", "cards")
+        if isinstance(leader, bool) or not isinstance(leader, int) or leader not in range(SEATS):
+            raise PositionError(f"leader must be 0, 1 or 2, not {leader!r}", "leader")
         if not isinstance(rng, random.Random):
-            rng = random.Random(rng)
+            rng = random.Random(checks.seed(rng))
         chosen = rng.sample(range(DECK_SIZE), SEATS * cards)
         hands = [0, 0, 0]
         for i, card in enumerate(chosen):

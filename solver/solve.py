@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _kernels as k
+from . import checks
 from .cards import SEATS, Card
 from .errors import CoinsError, SolveInterrupted
 from .maxn import MaxnTable, solve_maxn
@@ -130,12 +131,8 @@ def solve(
     seats = _check_seats(seats)
     if mode not in MODES:
         raise CoinsError(f'mode "{mode}" is not a mode: use paranoid, maxn or both')
-    if max_nodes is not None and (not isinstance(max_nodes, (int, np.integer)) or max_nodes <= 0):
-        raise CoinsError(f"max_nodes must be a positive whole number, not {max_nodes!r}")
-    if time_limit is not None and not time_limit > 0:
-        raise CoinsError(f"time_limit must be positive seconds, not {time_limit}")
-    if not isinstance(threads, int) or threads < 1:
-        raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
+    max_nodes, time_limit = checks.node_limit(max_nodes), checks.time_limit(time_limit)
+    threads = checks.whole_number(threads, "threads")
     start = time.perf_counter()
     deadline = start + time_limit if time_limit is not None else None
     result = SolveResult(position, mode)

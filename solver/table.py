@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from ._kernels import _SHORTER_CODES, move_entries
-from .errors import CoinsError
+from .errors import OptionError
 from .threads import on_threads
 
 SLOT_WORDS = 2
@@ -42,7 +42,7 @@ GROWTH_SECONDS_PER_MB = 0.003
 def allocate_slots(megabytes: float) -> np.ndarray:
     """A zeroed ``(entries, SLOT_WORDS)`` int64 array of at most ``megabytes`` MiB,
     ``entries`` a power of two (an all-zero slot is empty)."""
-    _check_size(megabytes)
+    check_megabytes(megabytes)
     entries = int(megabytes * 2**20 / SLOT_BYTES)
     size = 1 << max(entries.bit_length() - 1, 4)
     nbytes = size * SLOT_BYTES
@@ -56,16 +56,18 @@ def allocate_slots(megabytes: float) -> np.ndarray:
     return np.frombuffer(memory, dtype=np.int64).reshape(size, SLOT_WORDS)
 
 
-def _check_size(megabytes) -> None:
-    """Refuse sizes that are not sizes, and tables larger than the machine's
-    memory: the slots are only backed as the search touches them, so such a
-    table would be granted and the search killed for want of memory later."""
-    if not isinstance(megabytes, (int, float)) or not megabytes > 0:
-        raise CoinsError(f"transposition table size must be positive, not {megabytes!r} MiB")
+def check_megabytes(megabytes) -> float:
+    """``megabytes`` if it is a table size: above 0 and no larger than the
+    machine's memory (``OptionError`` otherwise). The slots are only backed as
+    the search touches them, so a larger table would be granted and the search
+    killed for want of memory later."""
+    if isinstance(megabytes, bool) or not isinstance(megabytes, (int, float)) or not megabytes > 0:
+        raise OptionError(f"transposition table size must be positive, not {megabytes!r} MiB")
     memory = memory_megabytes()
     if memory is not None and megabytes > memory:
-        raise CoinsError(f"a transposition table of {megabytes} MiB does not fit in "
-                         f"this machine's {memory} MiB of memory")
+        raise OptionError(f"a transposition table of {megabytes} MiB does not fit in "
+                          f"this machine's {memory} MiB of memory")
+    return megabytes
 
 
 def memory_megabytes() -> int | None:
@@ -93,7 +95,7 @@ class TranspositionTable:
         self.megabytes = self.DEFAULT_MB if megabytes is None else megabytes
         self.slots = allocate_slots(self.megabytes)
         if grow_to is not None:
-            _check_size(grow_to)
+            check_megabytes(grow_to)
         self.grow_to = grow_to
         self.written = 0  # new entries written since the table took its size
         self.growth_seconds_per_mb = GROWTH_SECONDS_PER_MB  # as the last growth took

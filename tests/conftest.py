@@ -1,13 +1,14 @@
-"""Shared test set-up: where the public vectors live, and the ``slow`` marker.
+"""Shared test set-up: the test vectors (``tests/vectors``), and the ``slow`` marker.
 
 Tests marked ``@pytest.mark.slow`` run with the rest (CI runs everything);
-``pytest -m "not slow"`` leaves them out for a quick local run. The public vectors sit in ``shared/vectors`` beside the
-repository root (in CI as in development).
+``pytest -m "not slow"`` leaves them out for a quick local run.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
+VECTORS = TESTS / "vectors"
 
 # ``import naive`` and ``import solver`` work whatever pytest's import mode.
 for _path in (str(TESTS), str(ROOT)):
@@ -35,17 +36,33 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", 'slow: a long test (CI runs it; -m "not slow" leaves it out locally)'
     )
+    config.addinivalue_line(
+        "markers", "needs_dot: draws with Graphviz's dot (skipped with a reason where it is missing)"
+    )
+
+
+def missing_dot_reason() -> str | None:
+    """Why a ``needs_dot`` test cannot run here, or None when it can. CI
+    installs Graphviz (.ci/run) and sets ``CI``: there a missing dot is a
+    failure to see, not a skip."""
+    if shutil.which("dot") is not None or os.environ.get("CI"):
+        return None
+    return "Graphviz's dot is not installed (apt-get install graphviz); CI installs it"
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("needs_dot"):
+        reason = missing_dot_reason()
+        if reason:
+            pytest.skip(reason)
 
 
 def vector_path(name: str) -> Path:
-    path = VECTORS / name
-    if not path.is_file():
-        pytest.fail(f"test vectors not found: {path} (shared/ must sit beside the repo root)")
-    return path
+    return VECTORS / name
 
 
 def load_jsonl(name: str) -> list[dict]:
-    """The records of ``shared/vectors/<name>``, one JSON object a line."""
+    """The records of ``tests/vectors/<name>``, one JSON object a line."""
     lines = vector_path(name).read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 

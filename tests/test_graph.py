@@ -9,9 +9,7 @@ are themselves checked against the naive twins in test_solver/test_maxn.
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 
 import networkx as nx
 import pytest
@@ -204,10 +202,7 @@ def test_dot_source_has_every_node_and_edge(graph, tmp_path):
     assert "#c62828" in text  # Cups red
 
 
-# CI installs Graphviz (.ci/run), so there the test must run; elsewhere it may be absent
-@pytest.mark.skipif(
-    shutil.which("dot") is None and not os.environ.get("CI"), reason="Graphviz's dot is not installed"
-)
+@pytest.mark.needs_dot
 @pytest.mark.parametrize("mode", ["paranoid", "maxn"])
 def test_dot_renders_svg(tmp_path, mode):
     small = decision_graph(ENDING, 1, mode=mode)
@@ -216,6 +211,19 @@ def test_dot_renders_svg(tmp_path, mode):
     assert "<svg" in svg and svg.count('class="edge"') == small.number_of_edges()
     # label pieces keep their spaces in viewers
     assert '<svg xml:space="preserve" ' in svg
+
+
+def test_dot_tests_skip_with_a_reason_only_where_dot_is_missing(monkeypatch):
+    import conftest
+
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(conftest.shutil, "which", lambda name: None)
+    assert "Graphviz's dot is not installed" in conftest.missing_dot_reason()
+    monkeypatch.setenv("CI", "true")  # CI installs it: there a missing dot must fail
+    assert conftest.missing_dot_reason() is None
+    monkeypatch.delenv("CI")
+    monkeypatch.setattr(conftest.shutil, "which", lambda name: "/usr/bin/dot")
+    assert conftest.missing_dot_reason() is None
 
 
 def test_missing_graphviz_says_how_to_get_it(graph, tmp_path, monkeypatch):

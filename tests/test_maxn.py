@@ -3,9 +3,7 @@ against its naive twin (tests/naive_maxn.py, written straight from RULES.md)."""
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -14,14 +12,9 @@ from solver.maxn import MaxnTable, maxn_table_megabytes, solve_maxn
 from solver import solve
 from solver.position import Position
 from solver.table import shared_table
+from conftest import load_jsonl
 from tests.naive_maxn import maxn as naive_maxn
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors" / "maxn.jsonl"
-
-
-def _vectors():
-    with open(VECTORS) as lines:
-        return [json.loads(line) for line in lines]
 
 
 def random_position(rng: random.Random) -> Position:
@@ -68,7 +61,7 @@ def _agree(position: Position, result) -> None:
     assert result.line == line, position
 
 
-@pytest.mark.parametrize("vector", _vectors(), ids=lambda v: v["position"])
+@pytest.mark.parametrize("vector", load_jsonl("maxn.jsonl"), ids=lambda v: v["position"])
 def test_reference_vectors(vector):
     position = Position.parse(vector["position"])
     result = solve_maxn(position)

@@ -189,12 +189,12 @@ def test_match_target_table(capsys):
 @pytest.mark.parametrize(
     "argv, says",
     [
-        (["--target", "0"], "the target must be a whole number of points, at least 1, not 0"),
-        (["--target", "-4"], "at least 1, not -4"),
-        (["--target", "ten"], "argument --target: invalid int value: 'ten'"),
+        (["--target", "0"], "argument --target: the target must be 1 to 10,000, not 0"),
+        (["--target", "-4"], "the target must be 1 to 10,000, not -4"),
+        (["--target", "ten"], "argument --target: the target must be a whole number, not 'ten'"),
         (["--target", "15", "--hands", "3"], "count matches with --matches M, not --hands"),
         (["--matches", "3"], "give their target with --target T"),
-        (["--target", "15", "--matches", "0"], "matches must be a positive whole number"),
+        (["--target", "15", "--matches", "0"], "the number of matches must be 1 to 10^6, not 0"),
     ],
 )
 def test_match_bad_target_exits_2_with_one_line(capsys, argv, says):
@@ -409,8 +409,8 @@ def test_play_command_exits_0_at_end_of_input():
 @pytest.mark.parametrize(
     "argv, says",
     [
-        (["--target", "0"], "the target must be a whole number of points, at least 1, not 0"),
-        (["--target", "x"], "argument --target: invalid int value: 'x'"),
+        (["--target", "0"], "the target must be 1 to 10,000, not 0"),
+        (["--target", "x"], "argument --target: the target must be a whole number, not 'x'"),
         (["--seat", "3"], "argument --seat: invalid choice: 3"),
         (["--bots", "greedy", "smart"], "argument --bots: invalid choice: 'smart'"),
         (["--bots", "greedy"], "argument --bots: expected 2 arguments"),

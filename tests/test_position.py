@@ -1,6 +1,6 @@
 """Positions: strict parsing (invalid.txt), canonical printing, round trips, play().
 
-Expected values: ``shared/vectors/invalid.txt`` (every line must be rejected),
+Expected values: ``tests/vectors/invalid.txt`` (every line must be rejected),
 the vector positions and RULES.md's examples (canonical strings), and the
 rules re-applied by hand (``solver.rules.trick_winner``) for ``play``.
 """
@@ -11,7 +11,7 @@ import random
 import re
 
 import pytest
-from conftest import load_invalid, load_jsonl
+from conftest import ROOT, load_invalid, load_jsonl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import random_game_position, random_position, with_random_taken
@@ -19,6 +19,7 @@ from positions import random_game_position, random_position, with_random_taken
 from solver.cards import Card, cards_in, popcount
 from solver.errors import CoinsError, IllegalMoveError, NotationError, PositionError
 from solver.position import Position
+from solver.record import Record
 from solver.rules import trick_points, trick_winner
 
 INVALID = load_invalid()
@@ -276,3 +277,14 @@ def test_play_semantics(rng, taken):
         assert sum(after.taken) + after.coins_left == sum(position.taken) + position.coins_left
         position = after
     assert position.coins_left == 0
+
+
+def test_the_examples_of_rules_md_are_canonical():
+    """RULES.md's example positions, records and views (its indented lines, bar the
+    field template) parse and print back exactly as written."""
+    lines = (ROOT / "RULES.md").read_text(encoding="utf-8").splitlines()
+    examples = [line.strip() for line in lines if line.startswith("    ") and "<" not in line]
+    assert len(examples) == 3  # the full deal, its first trick, seat 1's view of it
+    for text in examples:
+        parsed = Record.parse(text) if "|" in text else Position.parse(text)
+        assert str(parsed) == text

@@ -20,13 +20,18 @@ def blocks(language):
     return re.findall(rf"^```{language}\n(.*?)^```", README, re.MULTILINE | re.DOTALL)
 
 
+PICTURE = re.compile(r"--out \S+\.(svg|png|pdf)\b")  # drawn by Graphviz's dot
+
+
 def transcripts():
-    """(command, expected output) for each ``$ coins ...`` line of the console blocks."""
+    """(command, expected output) for each ``$ coins ...`` line of the console blocks;
+    the ones that draw a picture need Graphviz's dot."""
     pairs = []
     for block in blocks("console"):
         for chunk in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]:
             command, _, output = chunk.partition("\n")
-            pairs.append((command, output))
+            marks = [pytest.mark.needs_dot] if PICTURE.search(command) else []
+            pairs.append(pytest.param(command, output, marks=marks))
     return pairs
 
 
@@ -57,7 +62,9 @@ def test_cli_examples(command, expected, capsys, monkeypatch, tmp_path):
 
 
 def test_transcripts_were_found():
-    assert len(transcripts()) >= 4
+    found = transcripts()
+    assert len(found) >= 4
+    assert any(pair.marks for pair in found)  # the decision graph drawn as a PNG
 
 
 def test_ci_runs_the_readme_test_command():

@@ -1,7 +1,7 @@
 """The rules (solver.rules), the cards and the compiled bit kernels.
 
 Expected values come from three places, named at each test: the public
-vectors (``shared/vectors/tricks.jsonl``), the examples written out in
+vectors (``tests/vectors/tricks.jsonl``), the examples written out in
 RULES.md, and a second reading of the RULES.md trick rule written here in a
 different shape (by the suit that beats the others) for the exhaustive checks.
 """

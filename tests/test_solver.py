@@ -1,6 +1,6 @@
 """The paranoid solver (solver.paranoid.solve and its compiled kernels).
 
-Expected values come from ``shared/vectors/paranoid.jsonl`` and from the
+Expected values come from ``tests/vectors/paranoid.jsonl`` and from the
 brute-force twin ``tests/naive.py`` (full-width minimax straight from
 RULES.md); the invariants below follow from the definitions in RULES.md
 ("Values the solver reports").

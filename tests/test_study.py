@@ -19,11 +19,11 @@ AO, KO, TWO_C = (1 << int(Card.parse(c)) for c in ("AO", "KO", "2C"))
 def test_constraints_hold_in_every_position():
     spec = StudySpec(60, 5, seed=4, leader=2, coins_left=4, hold=(AO | TWO_C, 0, 0),
                      not_hold=(0, KO, 0), trick=2)  # fmt: skip
-    lines = study_lines(spec)
-    assert lines == study_lines(spec) and [n for n, _ in lines] == list(range(1, 61))
-    assert lines != study_lines(StudySpec(60, 5, seed=5, leader=2, coins_left=4,
+    lines = list(study_lines(spec))
+    assert lines == list(study_lines(spec)) and [n for n, _ in lines] == list(range(1, 61))
+    assert lines != list(study_lines(StudySpec(60, 5, seed=5, leader=2, coins_left=4,
                                           hold=(AO | TWO_C, 0, 0), not_hold=(0, KO, 0),
-                                          trick=2))  # fmt: skip
+                                          trick=2)))  # fmt: skip
     for _, text in lines:
         position = Position.parse(text)
         assert position.leader == 2 and len(position.trick) == 2

@@ -14,6 +14,7 @@ import webbrowser
 
 from solver import CoinsError
 
+from .. import options
 from .jobs import DEFAULT_TIME_LIMIT
 
 HOST = "127.0.0.1"  # this machine only: the board is for its user, not the network
@@ -49,11 +50,13 @@ def register(add) -> None:
     """Add ``serve`` through ``coins.cli``'s ``add(name, function)`` helper."""
     parser = add("serve", serve_command)
     parser.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, metavar="P",
+        "--port", type=options.whole_number("the port", 1, 65535), default=DEFAULT_PORT,
+        metavar="P",
         help=f"the port on 127.0.0.1 (default {DEFAULT_PORT})",
     )  # fmt: skip
     parser.add_argument("--open", action="store_true", help="open the board in the browser")
     parser.add_argument(
-        "--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SEC",
+        "--time-limit", type=options.seconds("the search time limit"), default=DEFAULT_TIME_LIMIT,
+        metavar="SEC",
         help=f"the most seconds one search may take (default {DEFAULT_TIME_LIMIT:g})",
     )  # fmt: skip

@@ -1,0 +1,82 @@
+"""The argument types of every command: bad numbers and files are refused while the
+command line is read, before any work starts, with one line on stderr and exit status 2.
+
+Each type converts the text and hands the value to the same check the Python
+function applies (``solver.checks``, or the module that writes the file), so
+``coins solve --time-limit inf`` and ``solve(time_limit=inf)`` are refused
+alike. Checks that need several arguments at once (an output that is also
+the input) are a command's ``check(args)``, which ``coins.cli.main`` runs
+after these and still before any work.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from analysis.graph import check_graph_file
+from solver import CoinsError, checks
+from solver.cards import HAND_SIZE
+from solver.table import check_megabytes
+
+
+def argument_type(convert: Callable[[str], object], check: Callable, kind: str, name: str):
+    """An argparse type: ``check(convert(text))``, its error as argparse's one line."""
+
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be {kind}, not {text!r}") from None
+        try:
+            return check(value)
+        except CoinsError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    parse.kind = kind  # what it takes, for argparse's messages and for tests
+    return parse
+
+
+def whole_number(name: str, low: int = 1, high: int | None = None):
+    """A whole number from ``low`` to ``high`` (``checks.whole_number``)."""
+    return argument_type(int, lambda value: checks.whole_number(value, name, low, high),
+                         "a whole number", name)  # fmt: skip
+
+
+def seconds(name: str = "the time limit", zero_means_none: bool = False):
+    """Seconds above 0 (or 0: no limit), at most ``checks.MAX_SECONDS``."""
+    return argument_type(float, lambda value: checks.seconds(value, name, zero_means_none),
+                         "a number of seconds", name)  # fmt: skip
+
+
+seed = whole_number("the seed", 0, checks.MAX_SEED)
+megabytes = argument_type(int, check_megabytes, "a whole number", "the table size")
+
+
+def input_file(name: str):
+    """A file that can be read, or ``-`` for standard input."""
+    return argument_type(
+        str, lambda path: path if path == "-" else str(checks.input_file(path, name)), "a file",
+        name,
+    )  # fmt: skip
+
+
+graph_file = argument_type(str, lambda path: str(check_graph_file(path)), "a file", "the graph")
+
+
+def cards_per_hand(low: int):
+    """Cards per hand, ``low`` to 16."""
+    return whole_number("cards per hand", low, HAND_SIZE)
+
+
+def add_limits(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--max-nodes N`` and ``--time-limit SEC``, which stop ``what`` (the search when empty)."""
+    what = f" {what}" if what else ""
+    parser.add_argument(
+        "--max-nodes", type=whole_number("the node limit", 1, checks.MAX_NODES), metavar="N",
+        help=f"stop{what} after N solver nodes (at most {checks.shown(checks.MAX_NODES)})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--time-limit", type=seconds(), metavar="SEC",
+        help=f"stop{what} after SEC seconds (at most {checks.MAX_SECONDS:,})",
+    )  # fmt: skip
