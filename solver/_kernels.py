@@ -1440,35 +1440,42 @@ def value_features(h_leader, h_next, h_third, x):
 @njit
 def value_net(h_leader, h_next, h_third, w1, b1, w2, b2, w3, b3, x):
     """The network's points for the leader, the next seat and the third, from a
-    trick boundary to the end of the hand (they add up to the Coins left)."""
+    trick boundary to the end of the hand (they add up to the Coins left). The
+    weights stack the members of an ensemble on their first axis; their
+    shares of the Coins are averaged."""
     coins = popcount((h_leader | h_next | h_third) & COINS_MASK)
     if coins == 0:
         return 0.0, 0.0, 0.0
     value_features(h_leader, h_next, h_third, x)
-    n1 = b1.shape[0]
-    n2 = b2.shape[0]
-    a1 = b1.copy()
-    for i in range(x.shape[0]):
-        if x[i] != 0.0:
-            xi = x[i]
-            for j in range(n1):
-                a1[j] += xi * w1[i, j]
-    a2 = b2.copy()
-    for i in range(n1):
-        if a1[i] > 0.0:
-            ai = a1[i]
-            for j in range(n2):
-                a2[j] += ai * w2[i, j]
-    z0, z1, z2 = b3[0], b3[1], b3[2]
-    for i in range(n2):
-        if a2[i] > 0.0:
-            z0 += a2[i] * w3[i, 0]
-            z1 += a2[i] * w3[i, 1]
-            z2 += a2[i] * w3[i, 2]
-    top = max(z0, z1, z2)
-    e0, e1, e2 = np.exp(z0 - top), np.exp(z1 - top), np.exp(z2 - top)
-    share = coins / (e0 + e1 + e2)
-    return e0 * share, e1 * share, e2 * share
+    members, n1, n2 = b1.shape[0], b1.shape[1], b2.shape[1]
+    s0 = s1 = s2 = 0.0
+    for m in range(members):
+        a1 = b1[m].copy()
+        for i in range(x.shape[0]):
+            if x[i] != 0.0:
+                xi = x[i]
+                for j in range(n1):
+                    a1[j] += xi * w1[m, i, j]
+        a2 = b2[m].copy()
+        for i in range(n1):
+            if a1[i] > 0.0:
+                ai = a1[i]
+                for j in range(n2):
+                    a2[j] += ai * w2[m, i, j]
+        z0, z1, z2 = b3[m, 0], b3[m, 1], b3[m, 2]
+        for i in range(n2):
+            if a2[i] > 0.0:
+                z0 += a2[i] * w3[m, i, 0]
+                z1 += a2[i] * w3[m, i, 1]
+                z2 += a2[i] * w3[m, i, 2]
+        top = max(z0, z1, z2)
+        e0, e1, e2 = np.exp(z0 - top), np.exp(z1 - top), np.exp(z2 - top)
+        total = e0 + e1 + e2
+        s0 += e0 / total
+        s1 += e1 / total
+        s2 += e2 / total
+    share = coins / members
+    return s0 * share, s1 * share, s2 * share
 
 
 @njit

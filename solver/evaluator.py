@@ -29,7 +29,10 @@ WEIGHTS_FILE = "value_net.npz"
 @dataclass(frozen=True, eq=False)
 class ValueNet:
     """The leaf evaluation: two hidden ReLU layers, then each seat's share of the
-    Coins left (a softmax), from a trick boundary seen by its leader."""
+    Coins left (a softmax), from a trick boundary seen by its leader. Each
+    array stacks the members of an ensemble on its first axis (one or more
+    networks of the same sizes, trained from different seeds), whose shares
+    are averaged."""
 
     w1: np.ndarray
     b1: np.ndarray
@@ -45,15 +48,20 @@ class ValueNet:
         source = resources.files(__package__).joinpath(WEIGHTS_FILE) if path is None else path
         with source.open("rb") if path is None else open(path, "rb") as file:
             with np.load(file) as weights:
-                arrays = {name: np.ascontiguousarray(weights[name], dtype=np.float64)
+                arrays = {name: np.ascontiguousarray(stacked(weights[name], name), dtype=np.float64)
                           for name in ("w1", "b1", "w2", "b2", "w3", "b3")}  # fmt: skip
         net = cls(**arrays)
         net._check()
         return net
 
+    @property
+    def members(self) -> int:
+        return self.b1.shape[0]
+
     def _check(self) -> None:
-        n1, n2 = self.b1.shape[0], self.b2.shape[0]
-        shapes = {"w1": (k.VALUE_FEATURES, n1), "w2": (n1, n2), "w3": (n2, 3), "b3": (3,)}
+        m, n1, n2 = self.b1.shape[0], self.b1.shape[1], self.b2.shape[1]
+        shapes = {"w1": (m, k.VALUE_FEATURES, n1), "w2": (m, n1, n2), "b2": (m, n2),
+                  "w3": (m, n2, 3), "b3": (m, 3)}  # fmt: skip
         for name, shape in shapes.items():
             if getattr(self, name).shape != shape:
                 raise CoinsError(f"value network: {name} has shape {getattr(self, name).shape}, "
@@ -72,6 +80,16 @@ class ValueNet:
         hands = [position.hands[(leader + i) % 3] for i in range(3)]
         by_leader = k.value_net(*hands, *self.arrays, np.empty(k.VALUE_FEATURES))
         return tuple(float(by_leader[(seat - leader) % 3]) for seat in range(3))
+
+
+def stacked(array: np.ndarray, name: str) -> np.ndarray:
+    """``array`` with a leading ensemble axis (a single network's arrays get one)."""
+    single = 1 if name.startswith("b") else 2
+    if array.ndim == single:
+        return array[None]
+    if array.ndim != single + 1:
+        raise CoinsError(f"value network: {name} has {array.ndim} dimensions, not {single + 1}")
+    return array
 
 
 @cache

@@ -4,19 +4,20 @@
 # search with the network so far, which then trains on from where it was.
 # Run from anywhere with the project installed; DATA (default training/data)
 # keeps the label files, and files already there are reused (the exact labels
-# take hours: the shipped network used two make_labels.py runs of ROUNDS rounds).
+# take hours: LABELS lists the make_labels.py runs as seed:rounds, one process each).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "${DATA:=$here/data}"
 DATA=$(cd "$DATA" && pwd)
-ROUNDS=${ROUNDS:-1000}
+LABELS=${LABELS:-"1:300 2:300"}
 COUNT=${COUNT:-10000}
 EPOCHS=${EPOCHS:-8}  # each size's network starts from the last one
 PYTHON=${PYTHON:-python}
 cd "$here"
-for seed in 1 2; do
+for run in $LABELS; do
+    seed=${run%%:*}
     [ -f "$DATA/labels_$seed.npy" ] || "$PYTHON" make_labels.py --seed "$seed" --sizes 8,9 \
-        --rounds "$ROUNDS" --out "$DATA/labels_$seed.npy" &
+        --rounds "${run##*:}" --out "$DATA/labels_$seed.npy" &
 done
 wait
 net="$DATA/net_8.npz"

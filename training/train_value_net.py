@@ -24,7 +24,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
-from solver import _kernels as k
+from solver import _kernels as k  # noqa: E402
+from solver.evaluator import stacked  # noqa: E402
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "solver" / "value_net.npz"
 
@@ -133,6 +134,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n\n")[0])
     parser.add_argument("labels", nargs="+", help="row files written by make_labels.py")
     parser.add_argument("--hidden", default="128,64", help="hidden layer sizes")
+    parser.add_argument("--members", type=int, default=2,
+                        help="networks in the ensemble, each from its own seed (default 2)")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--rate", type=float, default=1e-3)
     parser.add_argument("--batch", type=int, default=256)
@@ -143,35 +146,41 @@ def main(argv=None) -> None:
     positions, values, rounds = read_labels(args.labels)
     x, coins, targets = prepare(positions, values)
     held_out = rounds % 10 == 0
+    train = ~held_out
     sizes = np.array([bin(int(h)).count("1") for h in positions[:, 0]])
     print(f"{len(positions)} positions, {held_out.sum()} held out")
-    rng = np.random.default_rng(args.seed)
     hidden = [int(h) for h in args.hidden.split(",")]
-    net = Network([k.VALUE_FEATURES, *hidden, 3], rng)
-    if args.init:
-        with np.load(args.init) as start:
-            net.weights = [start[f"w{i}"].astype(np.float32) for i in (1, 2, 3)]
-            net.biases = [start[f"b{i}"].astype(np.float32) for i in (1, 2, 3)]
     valid = (x[held_out], coins[held_out], targets[held_out])
 
     def report(epoch, predicted, truth):
         print(f"epoch {epoch + 1}: held-out mean error {np.abs(predicted - truth).mean():.4f}",
               flush=True)  # fmt: skip
 
-    train = ~held_out
-    fit(net, x[train], coins[train], targets[train], valid, args.epochs, args.rate, args.batch,
-        rng, report)  # fmt: skip
-    predicted = net.predict(*valid[:2])
-    print("cards  positions  network  equal split   (held-out mean error, points a seat)")
+    members = []
+    for member in range(args.members):
+        rng = np.random.default_rng(args.seed + member)
+        net = Network([k.VALUE_FEATURES, *hidden, 3], rng)
+        if args.init:
+            with np.load(args.init) as start:
+                init = {name: stacked(start[name], name).astype(np.float32) for name in start}
+            same = member % init["b1"].shape[0]  # the member of the same number, or the first
+            net.weights = [init[f"w{i}"][same] for i in (1, 2, 3)]
+            net.biases = [init[f"b{i}"][same] for i in (1, 2, 3)]
+        print(f"member {member + 1} of {args.members}")
+        fit(net, x[train], coins[train], targets[train], valid, args.epochs, args.rate,
+            args.batch, rng, report)  # fmt: skip
+        members.append(net)
+    predicted = sum(net.predict(*valid[:2]) for net in members) / len(members)
+    print("cards  positions  ensemble  equal split   (held-out mean error, points a seat)")
     for cards in range(1, 17):
         here = sizes[held_out] == cards
         if here.any():
             equal = np.abs(coins[held_out][here, None] / 3 - targets[held_out][here]).mean()
             error = np.abs(predicted[here] - targets[held_out][here]).mean()
-            print(f"{cards:5}  {here.sum():9}  {error:7.3f}  {equal:11.3f}")
-    names = ("w1", "w2", "w3")
-    np.savez(args.out, **dict(zip(names, net.weights)),
-             **dict(zip(("b1", "b2", "b3"), net.biases)))  # fmt: skip
+            print(f"{cards:5}  {here.sum():9}  {error:8.3f}  {equal:11.3f}")
+    arrays = {f"w{i + 1}": np.stack([net.weights[i] for net in members]) for i in range(3)}
+    arrays |= {f"b{i + 1}": np.stack([net.biases[i] for net in members]) for i in range(3)}
+    np.savez(args.out, **arrays)
     print(f"wrote {args.out}")
 
 
