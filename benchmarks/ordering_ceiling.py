@@ -32,6 +32,7 @@ from rich.table import Table
 from solver import Position
 from solver.cards import popcount
 from solver.paranoid import ParanoidSearch, outcome_order
+from solver.policy import SearchPolicy
 from solver.table import TranspositionTable
 
 from .proof_shape import parse_tests, run_tests, table_megabytes
@@ -48,7 +49,7 @@ def new_search(cards: int) -> ParanoidSearch:
     """One thread, a fresh table with room for a whole proof, no budget, the
     real game only (not the relaxed game first: its order is what is measured)."""
     return ParanoidSearch(TranspositionTable(table_megabytes(cards)), None, None, threads=1,
-                          relaxed=False)
+                          policy=SearchPolicy(relaxed_game=False))
 
 
 @dataclass

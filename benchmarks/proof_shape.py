@@ -30,6 +30,7 @@ from rich.table import Table
 
 from solver.compiled import warm_up
 from solver.paranoid import ParanoidSearch
+from solver.policy import SearchPolicy
 from solver.table import TranspositionTable
 
 from .solver import HERE, machine, read_suite, short_number
@@ -56,7 +57,8 @@ def run_test(position, need: int) -> dict:
     """One test of seat 0 in a fresh table, and the table's entries by cards left."""
     n = position.cards_per_hand
     table = TranspositionTable(table_megabytes(n))
-    search = ParanoidSearch(table, None, None, threads=1, relaxed=False)  # the real game's proof
+    search = ParanoidSearch(table, None, None, threads=1,
+                            policy=SearchPolicy(relaxed_game=False))  # the real game's proof
     holds = search.wins_at_least(position, 0, need)
     left = table.cards_left()
     levels, counts = np.unique(left, return_counts=True)

@@ -34,7 +34,7 @@ from rich.progress import track
 from rich.table import Table
 
 from solver import Position, solve
-from solver.cards import SEATS, SUIT_MASKS, popcount
+from solver.cards import HAND_SIZE, SEATS, SUIT_MASKS, popcount
 from solver.paranoid import fresh_table
 from solver.threads import DEFAULT_THREADS
 from solver.compiled import warm_up
@@ -47,7 +47,7 @@ RUNS = "16 in runs"  # the full deals of RUNS_SUITE, reported as a size of their
 RESULTS = HERE / "results" / "solver.json"
 # cards per hand -> positions in the suite
 SUITE_SIZES = {6: 20, 8: 20, 10: 20, 12: 20, 14: 10, 16: 10}
-FULL_DEAL = 16
+FULL_DEAL = HAND_SIZE  # the size of the full deals
 ALL_SEATS = tuple(range(SEATS))  # full deals: every seat's value
 QUICK_POSITIONS = 5
 QUICK_SIZES = (6, 8, 10)

@@ -93,11 +93,6 @@ MAX_MOVES = 32  # a hand's 16 cards, and the pair's choices (RELAXED)
 # 16-byte slots (with 32-byte slots, 2 measured best for the paranoid search;
 # on the heaviest 12-card search 4 slots of 16 bytes took 471M nodes against 582M with 2)
 PARANOID_BUCKET = 4
-# threads mark and defer only nodes with at least this many cards in hand
-# (``paranoid_search``'s ``busy_min_cards``): marking every node cost a third
-# of the node rate (the marks are shared memory), and 18-30 measured alike
-# on 12-card endings
-BUSY_MIN_CARDS = 24
 MAXN_BUCKET = 4
 
 # search outcome codes
@@ -125,6 +120,36 @@ def new_path():
     return np.zeros((PATH_ROWS, MAX_PLY), dtype=np.int64)
 
 
+# a search's root position, one int64 array (``root_array``): the three hands,
+# the leader, how many cards the trick holds and those cards (-1: none)
+ROOT_HANDS, ROOT_LEADER, ROOT_N_TRICK, ROOT_TRICK, ROOT_SIZE = 0, 3, 4, 5, 7
+
+
+def root_array(hands, leader, trick):
+    """The ``root`` argument of the searches for a position."""
+    root = np.full(ROOT_SIZE, -1, dtype=np.int64)
+    root[ROOT_HANDS : ROOT_HANDS + 3] = hands
+    root[ROOT_LEADER] = leader
+    root[ROOT_N_TRICK] = len(trick)
+    root[ROOT_TRICK : ROOT_TRICK + len(trick)] = trick
+    return root
+
+
+# the fields of ``solver.policy.SearchPolicy`` the paranoid search reads
+# (``knobs``, one int64 array: ``paranoid_knobs``)
+KNOB_BUSY_MIN_CARDS, KNOB_PROBE_MIN_CARDS, KNOBS = 0, 1, 2
+
+
+def paranoid_knobs(busy_min_cards, probe_min_cards):
+    """The ``knobs`` argument of ``paranoid_search``: threads mark only nodes
+    with ``busy_min_cards`` cards in the hands, and probes happen only where
+    the searching seat holds ``probe_min_cards``."""
+    knobs = np.zeros(KNOBS, dtype=np.int64)
+    knobs[KNOB_BUSY_MIN_CARDS] = busy_min_cards
+    knobs[KNOB_PROBE_MIN_CARDS] = probe_min_cards
+    return knobs
+
+
 # option bits for paranoid_search (tests turn the speed-ups off to check them)
 NO_TABLE, NO_EQUIVALENCE = 1, 2
 # the relaxed game (a lower bound): the pair chooses which of its seats takes a
@@ -142,7 +167,7 @@ CHOICE_UNIT = 64
 RANK_FREE = 8
 CHOOSER = 3  # ``n_trick`` of that node: the trick is down, its taker not chosen
 # probes: at the pair's nodes of the real game where the seat holds at least
-# ``options >> PROBE_MIN_SHIFT & 15`` cards, each card after the first is
+# ``knobs[KNOB_PROBE_MIN_CARDS]`` cards, each card after the first is
 # searched in the relaxed game first. A proof there (the seat sure of the
 # points after that card) is a real one and spares the card's real search: a
 # wrong card of the pair costs a proof, and relaxed proofs are several times
@@ -151,13 +176,7 @@ CHOOSER = 3  # ``n_trick`` of that node: the trick is down, its taker not chosen
 # it saved (10-card endings, one thread: geometric mean of the node ratios
 # 1.75 against 1.01).
 PROBES = 16
-PROBE_MIN_SHIFT = 8
 PROBE_NONE, PROBING, PROBED = 0, 1, 2
-
-
-def probe_options(min_cards):
-    """The option bits for probes at nodes where the seat holds ``min_cards`` or more."""
-    return PROBES | min_cards << PROBE_MIN_SHIFT
 
 
 # stats slots: nodes, table hits and stores, then cutoffs counted by
@@ -618,14 +637,14 @@ def canonical_pair(seat_hand, q_hand, r_hand):
 
 
 @njit
-def _set_root(hands, leaders, n_trick, trick_cards, hands0, leader0, n_trick0, trick0):
-    """Put the root position in ply 0 of a search's per-ply arrays."""
+def _set_root(hands, leaders, n_trick, trick_cards, root):
+    """Put the ``root`` position (``root_array``) in ply 0 of a search's per-ply arrays."""
     for s in range(3):
-        hands[0, s] = hands0[s]
-    leaders[0] = leader0
-    n_trick[0] = n_trick0
-    trick_cards[0, 0] = trick0[0]
-    trick_cards[0, 1] = trick0[1]
+        hands[0, s] = root[ROOT_HANDS + s]
+    leaders[0] = root[ROOT_LEADER]
+    n_trick[0] = root[ROOT_N_TRICK]
+    trick_cards[0, 0] = root[ROOT_TRICK]
+    trick_cards[0, 1] = root[ROOT_TRICK + 1]
 
 
 @njit
@@ -658,24 +677,7 @@ def _add_choices(moves, ply, n, seat, mover, lead, nt, trick_cards, seat_hand):
 
 
 @njit
-def paranoid_search(
-    seat,
-    need,
-    hands0,
-    leader0,
-    trick0,
-    n_trick0,
-    tt,
-    history,
-    stats,
-    max_nodes,
-    stop,
-    options,
-    busy,
-    busy_min_cards,
-    thread,
-    path,
-):
+def paranoid_search(root, seat, need, options, knobs, tt, history, stats, busy, thread, path, stop, max_nodes):
     """Can ``seat`` win at least ``need`` more points against the other two?
 
     Returns TRUE, FALSE or ABORTED (the node budget ``max_nodes`` ran out, 0
@@ -732,7 +734,8 @@ def paranoid_search(
     probe = path[PATH_PROBE]
     probe_nodes = path[PATH_PROBE_NODES]
     root_game = options & (RELAXED | RANK_FREE)
-    probe_min_cards = options >> PROBE_MIN_SHIFT & 15
+    busy_min_cards = knobs[KNOB_BUSY_MIN_CARDS]
+    probe_min_cards = knobs[KNOB_PROBE_MIN_CARDS]
     scores = np.empty(MAX_MOVES, dtype=np.int64)
     busy_mask = busy.shape[0] - 1  # 0: one thread, nothing to share
     table_mask = tt.shape[0] - PARANOID_BUCKET
@@ -744,7 +747,7 @@ def paranoid_search(
     ply = path[PATH_PAUSED, 0] - 1
     if ply < 0:
         ply = 0
-        _set_root(hands, leaders, n_trick, trick_cards, hands0, leader0, n_trick0, trick0)
+        _set_root(hands, leaders, n_trick, trick_cards, root)
         needs[0] = need
         exclusive[0] = 0
         choice[0] = 0
@@ -1146,20 +1149,7 @@ def _entry(kind, v0, v1, v2, relative_card, worth):
 
 
 @njit
-def maxn_search(
-    hands0,
-    leader0,
-    trick0,
-    n_trick0,
-    tt,
-    stats,
-    max_nodes,
-    stop,
-    options,
-    root_moves,
-    root_results,
-    root_best,
-):
+def maxn_search(root, options, tt, stats, root_moves, root_results, root_best, stop, max_nodes):
     """Equilibrium vector of a position (at least one card to play).
 
     Returns the number of root cards searched (``root_moves[:n]``, one per run
@@ -1192,7 +1182,7 @@ def maxn_search(
     pruning = not options & MAXN_NO_PRUNING
     prune_from = 1 if pruning and not options & MAXN_ALL_CARDS else 2
 
-    _set_root(hands, leaders, n_trick, trick_cards, hands0, leader0, n_trick0, trick0)
+    _set_root(hands, leaders, n_trick, trick_cards, root)
 
     table_mask = tt.shape[0] - MAXN_BUCKET
     nodes = 0

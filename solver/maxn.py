@@ -18,6 +18,7 @@ import numpy as np
 from . import _kernels as k
 from .cards import SUIT_MASKS, Card, cards_in
 from .errors import CoinsError
+from .policy import SearchPolicy, checked_policy
 from .position import Position
 from .table import TranspositionTable, shared_table
 from .threads import DEFAULT_THREADS, BudgetExhausted, per_thread_counters, run_searches
@@ -109,17 +110,14 @@ class _MaxnSearch:
 
     def run(self, position: Position, all_cards: bool) -> int:
         """Search ``position`` (not over); returns how many root cards were searched."""
-        hands = np.array(position.hands, dtype=np.int64)
-        trick = np.full(2, -1, dtype=np.int64)
-        trick[: len(position.trick)] = position.trick
+        root = k.root_array(position.hands, position.leader, position.trick)
         options = self.options | (k.MAXN_ALL_CARDS if all_cards else 0)
 
         def search(thread: int, budget: int, stop: np.ndarray) -> int:
             moves, results, best = self.roots[thread]
             n = k.maxn_search(
-                hands, position.leader, trick, len(position.trick), self.table.slots,
-                self.stats[thread], budget, stop,
-                options | (k.MAXN_PREFER_HIGH if thread % 2 else 0), moves, results, best,
+                root, options | (k.MAXN_PREFER_HIGH if thread % 2 else 0), self.table.slots,
+                self.stats[thread], moves, results, best, stop, budget,
             )  # fmt: skip
             if n != k.MAXN_ABORTED:
                 stop[0] = 1
@@ -146,10 +144,8 @@ def solve_maxn(
     line: bool = True,
     *,
     table: MaxnTable | None = None,
-    use_table: bool = True,
-    equivalence: bool = True,
-    pruning: bool = True,
     threads: int = DEFAULT_THREADS,
+    policy: SearchPolicy | None = None,
 ) -> MaxnResult:
     """Solve ``position`` open-handed for the equilibrium (max^n) values of RULES.md.
 
@@ -159,10 +155,10 @@ def solve_maxn(
     and ``time_limit`` (seconds) bound the work; when either runs out the
     result is not exact and holds only what was finished. ``table`` lends a
     transposition table of your own size (default: a shared one sized for the
-    position, ``maxn_table_megabytes``);
-    ``use_table``, ``equivalence`` and ``pruning`` turn those speed-ups off,
-    for tests and measurements; ``threads`` runs each search on that many
-    threads at once.
+    position, ``maxn_table_megabytes``); ``threads`` runs each search on
+    that many threads at once; ``policy`` (``solver.policy.SearchPolicy``)
+    can turn the table, card equivalence and pruning off, for tests and
+    measurements.
     """
     if isinstance(position, str):
         position = Position.parse(position)
@@ -176,10 +172,11 @@ def solve_maxn(
         raise CoinsError(f"time_limit must be positive seconds, not {time_limit}")
     start = time.perf_counter()
     deadline = start + time_limit if time_limit is not None else None
+    policy = checked_policy(policy)
     options = (
-        (0 if use_table else k.MAXN_NO_TABLE)
-        | (0 if equivalence else k.MAXN_NO_EQUIVALENCE)
-        | (0 if pruning else k.MAXN_NO_PRUNING)
+        (0 if policy.use_table else k.MAXN_NO_TABLE)
+        | (0 if policy.rank_equivalence else k.MAXN_NO_EQUIVALENCE)
+        | (0 if policy.maxn_pruning else k.MAXN_NO_PRUNING)
     )
     if not isinstance(threads, int) or threads < 1:
         raise CoinsError(f"threads must be a positive whole number, not {threads!r}")

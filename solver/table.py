@@ -25,6 +25,7 @@ import time
 import numpy as np
 
 from ._kernels import _SHORTER_CODES, move_entries
+from .cards import HAND_SIZE
 from .errors import CoinsError
 from .threads import on_threads
 
@@ -32,7 +33,9 @@ SLOT_WORDS = 2
 SLOT_BYTES = SLOT_WORDS * 8
 # the most a table grows to (``grown_table_megabytes``): an ending's, a full deal's
 GROWN_MB, DEAL_GROWN_MB = 512, 4096
-DEAL_CARDS = 15  # cards a hand from which a position counts as a full deal
+# from this many cards a hand a table may grow as far as a full deal's: a full
+# deal's searches, or one trick into one
+DEAL_GROWTH_MIN_CARDS = HAND_SIZE - 1
 # Seconds a growth takes per MiB of the new table, until a growth is timed:
 # the most measured, in a virtual machine whose memory is backed as it is
 # first touched (2.5 ms; the 2 GiB to 4 GiB growth of a full deal took 10.4 s)
@@ -210,5 +213,5 @@ def grown_table_megabytes(cards_per_hand: int) -> int:
     finishes in seconds never fill their first 256 MiB, so they do not grow.
     """
     memory = memory_megabytes() or 8 * DEAL_GROWN_MB  # not known: assume enough
-    most, share = (DEAL_GROWN_MB, 4) if cards_per_hand >= DEAL_CARDS else (GROWN_MB, 8)
+    most, share = (DEAL_GROWN_MB, 4) if cards_per_hand >= DEAL_GROWTH_MIN_CARDS else (GROWN_MB, 8)
     return max(TranspositionTable.DEFAULT_MB, min(most, memory // share))

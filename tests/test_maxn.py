@@ -11,7 +11,7 @@ import pytest
 
 from solver.cards import COINS_MASK, DECK_SIZE, SEATS, Card
 from solver.maxn import MaxnTable, maxn_table_megabytes, solve_maxn
-from solver import solve
+from solver import SearchPolicy, solve
 from solver.position import Position
 from solver.table import shared_table
 from tests.naive_maxn import maxn as naive_maxn
@@ -95,10 +95,10 @@ def test_matches_naive_on_random_positions(block):
 @pytest.mark.parametrize(
     "options",
     [
-        dict(pruning=False),
-        dict(use_table=False),
-        dict(equivalence=False),
-        dict(pruning=False, use_table=False, equivalence=False),
+        dict(policy=SearchPolicy(maxn_pruning=False)),
+        dict(policy=SearchPolicy(use_table=False)),
+        dict(policy=SearchPolicy(rank_equivalence=False)),
+        dict(policy=SearchPolicy(maxn_pruning=False, use_table=False, rank_equivalence=False)),
         dict(table=MaxnTable(0.0005)),  # 16 entries: constant replacement
         dict(threads=1),
         dict(threads=3, table=MaxnTable(0.0005)),  # threads racing on a tiny shared table
