@@ -94,6 +94,7 @@ class _MaxnSearch:
         self.options = options
         self.threads = threads
         self.stats = per_thread_counters(threads, 4)
+        self.paths = [k.new_maxn_path() for _ in range(threads)]
         self.roots = [
             (
                 np.zeros(k.MAX_MOVES, dtype=np.int64),
@@ -117,7 +118,7 @@ class _MaxnSearch:
             moves, results, best = self.roots[thread]
             n = k.maxn_search(
                 root, options | (k.MAXN_PREFER_HIGH if thread % 2 else 0), self.table.slots,
-                self.stats[thread], moves, results, best, stop, budget,
+                self.stats[thread], self.paths[thread], moves, results, best, stop, budget,
             )  # fmt: skip
             if n != k.MAXN_ABORTED:
                 stop[0] = 1
