@@ -24,7 +24,6 @@ from .table import TranspositionTable, shared_table
 from .threads import DEFAULT_THREADS, BudgetExhausted, per_thread_counters, run_searches
 
 
-
 class MaxnTable(TranspositionTable):
     """The max^n table: same slots, a smaller default. A slot's data word holds
     the exact vector (4 bits a seat), whether it is filled yet and the best card."""
@@ -34,9 +33,8 @@ class MaxnTable(TranspositionTable):
 
 def maxn_table_megabytes(cards_per_hand: int) -> int:
     """A max^n table size that suits a search: 16 MiB at 6 cards a hand, 64 at
-    8, 128 at 9, 256 from 10 on. The 9-card suite's searches fill 64 MiB: with
-    128 they took 26% fewer nodes (its slowest 7.4 s against 17.9 s), while
-    at 7 cards a larger table only costs the time to touch its pages."""
+    8, 128 at 9, 256 from 10 on. Large searches fill a smaller table and lose
+    entries; small ones would only pay for touching a larger one's pages."""
     return min(256, max(4, 2**cards_per_hand // 4))
 
 
