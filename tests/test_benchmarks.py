@@ -7,7 +7,7 @@ import pytest
 from benchmarks import compare as compare_bench
 from benchmarks import maxn as maxn_bench
 from benchmarks import solver as bench
-from solver import Position, solve
+from solver import solve
 from solver.maxn import solve_maxn
 
 
