@@ -1586,6 +1586,18 @@ _LCG_MUL = 6364136223846793005
 _LCG_ADD = 1442695040888963407
 
 
+def lcg_next(state):
+    """The next state of the playouts' 64-bit LCG. Compiled, int64
+    arithmetic wraps; as plain Python the state is cut to 64 bits (held
+    unsigned: the bits the playouts read, 33 to 63, are the same)."""
+    return (state * _LCG_MUL + _LCG_ADD) & 0xFFFFFFFFFFFFFFFF
+
+
+@overload(lcg_next, jit_options=JIT_OPTIONS)
+def _lcg_next_compiled(state):
+    return lambda state: state * _LCG_MUL + _LCG_ADD
+
+
 @njit
 def _lowest_rank_card(mask):
     """The card of ``mask`` of the lowest rank (index order among equals); -1 for none."""
@@ -1600,12 +1612,12 @@ def greedy_card(hand, t0, t1, n):
     """The greedy heuristic's card (``analysis.playout``) with ``n`` cards
     ``t0, t1`` on the table."""
     if n == 2:
-        pot = (t0 // 12 == 1) + (t1 // 12 == 1)
+        pot = coin_count(t0) + coin_count(t1)
         best, best_value, best_rank = -1, -99, 99
         for card in RANK_FIRST:
             if not hand >> card & 1:
                 continue
-            coin = 1 if card // 12 == 1 else 0
+            coin = coin_count(card)
             value = pot + coin if trick_winner(t0, t1, card) == 2 else -coin
             rank = card % 12
             if value > best_value or (value == best_value and rank < best_rank):
@@ -1622,7 +1634,7 @@ def greedy_card(hand, t0, t1, n):
 @njit
 def _random_card(hand, state):
     """(a card of ``hand`` chosen by the LCG, the next state)."""
-    state = state * _LCG_MUL + _LCG_ADD
+    state = lcg_next(state)
     pick = (state >> 33) & 0x7FFFFFFF
     k = pick % popcount(hand)
     for card in range(48):
@@ -1650,7 +1662,7 @@ def play_until(h0, h1, h2, leader, t0, t1, n, epsilon, cards_left, seed):
         hand = hands[seat]
         card = -1
         if epsilon > 0:
-            state = state * _LCG_MUL + _LCG_ADD
+            state = lcg_next(state)
             if ((state >> 33) & 0x7FFFFFFF) < epsilon * 2147483648.0:
                 card, state = _random_card(hand, state)
         if card < 0:
@@ -1661,7 +1673,7 @@ def play_until(h0, h1, h2, leader, t0, t1, n, epsilon, cards_left, seed):
         check = n == 3
         if check:
             leader = (leader + trick_winner(trick[0], trick[1], trick[2])) % 3
-            points[leader] += (trick[0] // 12 == 1) + (trick[1] // 12 == 1) + (trick[2] // 12 == 1)
+            points[leader] += coin_count(trick[0]) + coin_count(trick[1]) + coin_count(trick[2])
             n = 0
             trick[0] = -1
             trick[1] = -1

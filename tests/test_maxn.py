@@ -80,6 +80,7 @@ def test_reference_vectors(vector):
     assert sum(result.equilibrium) == position.coins_left
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("block", range(6))
 def test_matches_naive_on_random_positions(block):
     rng = random.Random(6000 + block)
@@ -92,6 +93,7 @@ def test_matches_naive_on_random_positions(block):
             assert sum(result.card_results[card]) == position.coins_left
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize(
     "options",
     [
@@ -113,6 +115,7 @@ def test_speedups_change_nothing(options):
         _agree(position, solve_maxn(position, **options))
 
 
+@pytest.mark.kernels
 def test_values_only_search_agrees():
     """Without card results the root's cards may be pruned: the value and line stay."""
     rng = random.Random(7200)
@@ -172,6 +175,7 @@ def test_terminal_position():
     assert result.card_results == {} and result.line == []
 
 
+@pytest.mark.kernels
 def test_equivalent_cards_and_the_index_order_tie_break():
     # seat 0's 2C-3C-4C form one run: all give the same, the line takes 2C
     position = Position.parse("432... 765... J98... 0 -")
@@ -181,6 +185,7 @@ def test_equivalent_cards_and_the_index_order_tie_break():
     assert len(set(map(tuple, result.card_results.values()))) == 1
 
 
+@pytest.mark.kernels
 def test_budgets_give_inexact_results():
     position = Position.random(11, 6)
     few = solve_maxn(position, max_nodes=50, table=MaxnTable(1))
@@ -191,6 +196,7 @@ def test_budgets_give_inexact_results():
     assert not late.exact and late.equilibrium is None
 
 
+@pytest.mark.kernels
 def test_budget_during_the_line_keeps_only_what_is_proven():
     # one thread: node counts then repeat exactly, so the budget can be cut between
     # the root search and the line

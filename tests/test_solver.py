@@ -42,10 +42,11 @@ from solver.position import Position
 ROOT = Path(__file__).resolve().parents[1]
 PARANOID = load_jsonl("paranoid.jsonl")
 
-# policies that make the games of large positions run on small ones
-RELAXED_FIRST = SearchPolicy(relaxed_first_min_cards=0)  # every thread plays the relaxed game first
-PROBING = SearchPolicy(probing_min_cards=0, probe_node_min_cards=1)  # probes at every node of the pair
-RANK_FREE_EARLY = SearchPolicy(rank_free_min_cards=0, rank_free_after_nodes=16)  # tried after 16 nodes
+# policies that make the games of large positions run on small ones, where
+# several threads also mark every node they search as busy
+RELAXED_FIRST = SearchPolicy(relaxed_first_min_cards=0, busy_min_cards=0)  # every thread plays it first
+PROBING = SearchPolicy(probing_min_cards=0, probe_node_min_cards=1, busy_min_cards=0)  # at every pair node
+RANK_FREE_EARLY = SearchPolicy(rank_free_min_cards=0, rank_free_after_nodes=16, busy_min_cards=0)  # after 16
 
 
 def hand_size(text: str) -> int:
@@ -201,6 +202,7 @@ def test_taken_does_not_change_values(label, position):
 OPTION_CASES = CASES[::5]
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize(
     "options",
     [
@@ -210,8 +212,10 @@ OPTION_CASES = CASES[::5]
         dict(policy=SearchPolicy(relaxed_game=False)),
         dict(threads=1),
         dict(threads=3),
+        dict(threads=3, policy=SearchPolicy(busy_min_cards=0)),
     ],
-    ids=["no-table", "no-equivalence", "neither", "not-relaxed", "1-thread", "3-threads"],
+    ids=["no-table", "no-equivalence", "neither", "not-relaxed", "1-thread", "3-threads",
+         "3-threads-marking-every-node"],
 )
 def test_speedups_off_give_the_same_answers(options):
     """No table / no card equivalence / no relaxed game / a given number of
@@ -228,6 +232,7 @@ def check_option_cases(**options) -> None:
             raise AssertionError(f"{label}: {position} with {options}: {error}") from None
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_the_relaxed_game_first_gives_the_same_answers(threads):
     """The relaxed game first on small positions (``relaxed_first_min_cards``
@@ -241,6 +246,7 @@ def test_the_relaxed_game_first_gives_the_same_answers(threads):
                  policy=RELAXED_FIRST).guaranteed[0] == 1
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_probes_in_the_relaxed_game_give_the_same_answers(threads):
     """The exact search probing the pair's cards in the relaxed game at every
@@ -285,6 +291,7 @@ def relaxed_search_answers(position: Position, seat: int, need: int) -> bool:
     return search.wins_at_least(position, seat, need)
 
 
+@pytest.mark.kernels
 def test_relaxed_game_matches_its_twin():
     """The relaxed search against ``naive.relaxed_guaranteed`` on every case,
     every seat and every need (but a seat about to play to the pair's two cards:
@@ -334,6 +341,7 @@ def test_canonical_pair_keeps_what_the_relaxed_game_sees():
         ), (str(position), seat)
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_the_rank_free_game_gives_the_same_answers(monkeypatch, threads):
     """The rank-free game on small positions (``RANK_FREE_EARLY``), once a
@@ -426,6 +434,7 @@ def rank_free_search_answers(position: Position, seat: int, need: int) -> bool:
     return search.wins_at_least(position, seat, need)
 
 
+@pytest.mark.kernels
 def test_rank_free_game_matches_its_twin():
     """The rank-free search against ``naive.rank_free_guaranteed`` on every
     case, every seat and every need; the rank-free value is an upper bound of
@@ -474,6 +483,7 @@ def test_rank_free_hands_keep_what_the_rank_free_game_sees():
         ), (str(position), seat)
 
 
+@pytest.mark.kernels
 def test_small_table_gives_the_same_answers():
     """A tiny transposition table (constant replacement) changes no value."""
     table = TranspositionTable(megabytes=0.001)
@@ -493,6 +503,7 @@ def _relative_description(hands, leader, seat):
     return suits, leader, seat
 
 
+@pytest.mark.kernels
 def test_relative_key_names_positions_exactly():
     """Two trick-boundary positions get the same key exactly when they hold
     the same live cards up to renumbering, with the same leader and seat;
@@ -526,6 +537,7 @@ def _entries(table: TranspositionTable) -> dict[tuple[int, int], tuple[int, int]
             for i in filled}
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_a_table_grows_without_losing_an_entry(threads):
     """``grow`` moves every entry, data unchanged, into the bucket its key
@@ -588,6 +600,7 @@ def _varied_positions(seed: int, count: int, cards: int):
         yield random_position(rng, cards, on_table=i % 3, taken=i % 2 == 0), i % 3
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("threads", [1, 2])
 def test_an_overfull_table_grows_during_a_search(threads):
     """A search in a table that may grow checks every ``growth_check_nodes``
@@ -624,6 +637,7 @@ def test_a_table_is_not_grown_when_the_growth_could_outlast_the_deadline():
     assert grown >= 3
 
 
+@pytest.mark.kernels
 def test_a_search_stopped_to_check_the_table_goes_on_where_it_stopped():
     """Stopping every few nodes to check a table that may grow changes
     nothing the search does: one thread searches exactly the nodes, and
@@ -642,6 +656,7 @@ def test_a_search_stopped_to_check_the_table_goes_on_where_it_stopped():
     assert stops > 100
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("threads", [1, 3])
 @pytest.mark.parametrize("games", ["real", "relaxed-first", "probed", "rank-free-tried"])
 def test_a_test_the_budget_stops_goes_on_where_it_stopped(games, threads):
@@ -690,6 +705,7 @@ def _mark_children_busy(position: Position, seat: int, need: int, busy: np.ndarr
         busy[signature & (len(busy) - 1)] = signature * 16 + 1
 
 
+@pytest.mark.kernels
 def test_children_busy_in_another_thread_are_deferred_not_lost():
     """A search (thread 0) that finds its root's children marked busy by
     another thread defers all but the first and searches them last: same
@@ -908,6 +924,7 @@ def test_a_full_deals_tests_start_at_the_first_point():
         assert questions[0].endswith(f"can it be sure of {first}?"), (cards, questions[0])
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("seed", range(3))
 def test_upper_bound_tests_from_the_top_reach_the_value(seed):
     rng = random.Random(seed)
@@ -1051,6 +1068,7 @@ def runs_naive(hand: int, live: int) -> dict[int, int]:
     return representative
 
 
+@pytest.mark.kernels
 def test_move_equivalence_kernels():
     """move_representatives / representative_of against the definition in _kernels:
     cards of one suit with no live card between them are equivalent, the highest
