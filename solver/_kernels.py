@@ -281,6 +281,14 @@ def live_cards(hands, trick_cards, ply, nt):
 
 
 @njit_inline
+def last_trick(hands, leaders, ply):
+    """The cards of the last trick, one card each left at ``ply``, in play order."""
+    lead = leaders[ply]
+    return (bit_index(hands[ply, lead]), bit_index(hands[ply, (lead + 1) % 3]),
+            bit_index(hands[ply, (lead + 2) % 3]))
+
+
+@njit_inline
 def play_card(hands, leaders, n_trick, trick_cards, ply, card):
     """Play ``card``, the mover's at ``ply``, into ``ply + 1``: the hands less
     the card, and the trick one card longer or, after its third card, taken
@@ -842,9 +850,7 @@ def _decided_on_entering(hands, leaders, ply, seat, target, nt, live, pending, r
     h0 = hands[ply, 0]
     if nt == 0 and h0 & (h0 - 1) == 0:  # one card each: the last trick
         lead = leaders[ply]
-        c0 = bit_index(hands[ply, lead])
-        c1 = bit_index(hands[ply, (lead + 1) % 3])
-        c2 = bit_index(hands[ply, (lead + 2) % 3])
+        c0, c1, c2 = last_trick(hands, leaders, ply)
         if rank_free:
             takers = contest_takers(lead, c0, c1, c2)
         else:
@@ -1350,6 +1356,66 @@ def _entry(kind, v0, v1, v2, relative_card, worth):
     return v0 | (v1 << 4) | (v2 << 8) | (kind << 12) | ((relative_card + 1) << 16) | (worth << 24)
 
 
+@njit_inline
+def _maxn_tt_probe(tt, table_mask, stats, tt_slot, tt_key, entry_nodes, hands, ply, live, lead, use_exact,
+                   nodes):
+    """Look up the boundary node at ``ply``: True and the entry's vector when
+    the entry is exact and ``use_exact``; else False and the card the entry
+    holds (-1: none), the node keeping the entry, or a new one."""
+    key_a, key_b = relative_key(hands[ply, 0], hands[ply, 1], live, lead, _MAXN_KEY_SEAT)
+    tt_key[ply, 0] = key_a
+    tt_key[ply, 1] = key_b
+    index = _key_index(key_a, key_b, table_mask)
+    slot = _tt_find(tt, key_a, key_b, index, MAXN_BUCKET)
+    hint = -1
+    if slot < 0:
+        slot = _tt_take(tt, index, MAXN_BUCKET, key_a, key_b, _entry(ENTRY_NONE, 0, 0, 0, -1, popcount(live)))
+    else:
+        stats[STAT_TT_HITS] += 1
+        data = tt[slot, 1]
+        if use_exact and (data >> 12) & 3 == ENTRY_EXACT:
+            return True, data & 0xF, (data >> 4) & 0xF, (data >> 8) & 0xF, hint
+        if (data >> 16) & 0xFF:
+            hint = _absolute_card(((data >> 16) & 0xFF) - 1, live)
+    tt_slot[ply] = slot
+    entry_nodes[ply] = nodes
+    return False, 0, 0, 0, hint
+
+
+@njit_inline
+def _maxn_tt_store(tt, stats, tt_slot, tt_key, entry_nodes, hands, ply, v0, v1, v2, card, nodes):
+    """The node at ``ply`` is finished with the vector (v0, v1, v2) by
+    ``card``: its entry, if still its own, holds them and the work it took."""
+    slot = tt_slot[ply]
+    if slot >= 0 and _tt_matches(tt, slot, tt[slot, 1], tt_key[ply, 0], tt_key[ply, 1]):
+        stats[STAT_TT_STORES] += 1
+        live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
+        _tt_write(tt, slot, tt_key[ply, 0], tt_key[ply, 1],
+                  _entry(ENTRY_EXACT, v0, v1, v2, _relative_card(card, live), _work(nodes - entry_nodes[ply])))
+
+
+@njit_inline
+def _maxn_moves(moves, scores, hands, trick_cards, ply, mover, nt, live, hint, options):
+    """Write the node's moves to ``moves[ply]``, likely best first, and return
+    how many: one card of each run of equivalents, by ``_maxn_move_score``,
+    the table's card (``hint``) first, and among equals cheaper cards first
+    (``MAXN_PREFER_HIGH``: dearer ones, a helper thread's order). No history
+    of cutoffs, as the paranoid search keeps: here it saved nothing."""
+    hand = hands[ply, mover]
+    n = move_representatives(hand, 0 if options & MAXN_NO_EQUIVALENCE else live, moves[ply])
+    if hint >= 0 and hand >> hint & 1 == 0:
+        hint = -1
+    third_hand = hands[ply, (mover + 1) % 3]
+    for i in range(n):
+        card = moves[ply, i]
+        score = _maxn_move_score(card, nt, trick_cards[ply, 0], trick_cards[ply, 1], third_hand) << 40
+        if card == hint:
+            score += 1 << 50
+        score += card % 12 if options & MAXN_PREFER_HIGH else -(card % 12)
+        _insert_move(moves, scores, ply, i, card, score)
+    return n
+
+
 @njit
 def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_best, stop, max_nodes):
     """Equilibrium vector of the ``root`` position (``root_array``; at least
@@ -1414,7 +1480,6 @@ def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_b
                 return MAXN_ABORTED
             tt_slot[ply] = -1
             h0 = hands[ply, 0]
-            h1 = hands[ply, 1]
             nt = n_trick[ply]
             live = live_cards(hands, trick_cards, ply, nt)
             total = popcount(live & COINS_MASK)
@@ -1430,9 +1495,7 @@ def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_b
                     entering = False
                     continue
                 if nt == 0 and h0 & (h0 - 1) == 0:  # one card each: the last trick
-                    c0 = bit_index(hands[ply, lead])
-                    c1 = bit_index(hands[ply, (lead + 1) % 3])
-                    c2 = bit_index(hands[ply, (lead + 2) % 3])
+                    c0, c1, c2 = last_trick(hands, leaders, ply)
                     winner = (lead + trick_winner(c0, c1, c2)) % 3
                     r0 = total if winner == 0 else 0
                     r1 = total if winner == 1 else 0
@@ -1442,45 +1505,16 @@ def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_b
                     continue
             hint = -1
             if nt == 0 and use_table:
-                ka, kb = relative_key(h0, h1, live, lead, _MAXN_KEY_SEAT)
-                tt_key[ply, 0] = ka
-                tt_key[ply, 1] = kb
-                index = _key_index(ka, kb, table_mask)
-                slot = _tt_find(tt, ka, kb, index, MAXN_BUCKET)
-                if slot < 0:
-                    slot = _tt_take(tt, index, MAXN_BUCKET, ka, kb, _entry(ENTRY_NONE, 0, 0, 0, -1, popcount(live)))
-                else:
-                    stats[STAT_TT_HITS] += 1
-                    data = tt[slot, 1]
-                    if ply > 0 and (data >> 12) & 3 == ENTRY_EXACT:
-                        r0 = data & 0xF
-                        r1 = (data >> 4) & 0xF
-                        r2 = (data >> 8) & 0xF
-                        exact = True
-                        entering = False
-                        continue
-                    if (data >> 16) & 0xFF:
-                        hint = _absolute_card(((data >> 16) & 0xFF) - 1, live)
-                tt_slot[ply] = slot
-                entry_nodes[ply] = nodes
-            hand = hands[ply, mover]
-            n = move_representatives(
-                hand, 0 if options & MAXN_NO_EQUIVALENCE else live, moves[ply]
-            )
-            if hint >= 0 and hand >> hint & 1 == 0:
-                hint = -1
-            # likely best first: the score, the table's card, and among equals
-            # cheaper cards first (a helper thread tries dearer ones); an
-            # insertion sort, n <= 16 (no history of cutoffs: it saved nothing here)
-            for i in range(n):
-                card = moves[ply, i]
-                score = _maxn_move_score(
-                    card, nt, trick_cards[ply, 0], trick_cards[ply, 1], hands[ply, (mover + 1) % 3]
-                ) << 40
-                if card == hint:
-                    score += 1 << 50
-                score += card % 12 if options & MAXN_PREFER_HIGH else -(card % 12)
-                _insert_move(moves, scores, ply, i, card, score)
+                stored, v0, v1, v2, hint = _maxn_tt_probe(tt, table_mask, stats, tt_slot, tt_key, entry_nodes,
+                                                          hands, ply, live, lead, ply > 0, nodes)
+                if stored:
+                    r0 = v0
+                    r1 = v1
+                    r2 = v2
+                    exact = True
+                    entering = False
+                    continue
+            n = _maxn_moves(moves, scores, hands, trick_cards, ply, mover, nt, live, hint, options)
             n_moves[ply] = n
             move_index[ply] = 0
             best[ply, 0] = -1
@@ -1557,15 +1591,8 @@ def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_b
                 r1 = best[ply, 1]
                 r2 = best[ply, 2]
                 exact = True
-                slot = tt_slot[ply]
-                if slot >= 0 and _tt_matches(tt, slot, tt[slot, 1], tt_key[ply, 0], tt_key[ply, 1]):
-                    stats[STAT_TT_STORES] += 1
-                    live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
-                    _tt_write(
-                        tt, slot, tt_key[ply, 0], tt_key[ply, 1],
-                        _entry(ENTRY_EXACT, r0, r1, r2, _relative_card(best_card[ply], live),
-                               _work(nodes - entry_nodes[ply])),
-                    )
+                _maxn_tt_store(tt, stats, tt_slot, tt_key, entry_nodes, hands, ply, r0, r1, r2, best_card[ply],
+                               nodes)
                 continue
         play_card(hands, leaders, n_trick, trick_cards, ply, moves[ply, move_index[ply]])
         ply += 1
