@@ -243,7 +243,7 @@ def _insert_move(moves, scores, ply, i, card, score):
 
 
 
-# ----- the root position and the play step ------------------------------------
+# ----- the root position, the path and the play step ---------------------------
 
 # a search's root position, one int64 array (``root_array``): the three hands,
 # the leader, how many cards the trick holds and those cards (-1: none)
@@ -269,6 +269,33 @@ def _set_root(hands, leaders, n_trick, trick_cards, root):
     n_trick[0] = root[ROOT_N_TRICK]
     trick_cards[0, 0] = root[ROOT_TRICK]
     trick_cards[0, 1] = root[ROOT_TRICK + 1]
+
+
+# The rows every search's ``path`` (its per-ply arrays, ``[row, ply]``) starts
+# with: each node on the way down from the root keeps its hands, trick, table
+# key, moves (``MAX_MOVES`` rows), leader, cards in the trick, how many moves it
+# has and which it is searching, its table slot (-1: none) and the node count
+# when it was entered; one row more holds the scores of the moves being
+# ordered. A search adds its own rows from ``PATH_COMMON_ROWS`` on.
+PATH_HANDS, PATH_TRICK, PATH_TT_KEY, PATH_MOVES = 0, 3, 5, 7
+(
+    PATH_LEADER, PATH_N_TRICK, PATH_N_MOVES, PATH_MOVE_INDEX, PATH_TT_SLOT, PATH_ENTRY_NODES, PATH_SCORES,
+    PATH_COMMON_ROWS,
+) = range(PATH_MOVES + MAX_MOVES, PATH_MOVES + MAX_MOVES + 8)
+
+
+@njit_inline
+def path_views(path):
+    """The common rows of ``path`` as per-ply arrays: hands, trick cards,
+    table keys and moves (indexed ``[ply, i]``), leaders, cards in the trick,
+    move counts, move indices, table slots, node counts on entry, and the
+    move scores."""
+    return (
+        path[PATH_HANDS : PATH_HANDS + 3].T, path[PATH_TRICK : PATH_TRICK + 2].T,
+        path[PATH_TT_KEY : PATH_TT_KEY + 2].T, path[PATH_MOVES : PATH_MOVES + MAX_MOVES].T,
+        path[PATH_LEADER], path[PATH_N_TRICK], path[PATH_N_MOVES], path[PATH_MOVE_INDEX],
+        path[PATH_TT_SLOT], path[PATH_ENTRY_NODES], path[PATH_SCORES],
+    )  # fmt: skip
 
 
 @njit_inline
@@ -530,20 +557,15 @@ def paranoid_knobs(busy_min_cards, probe_min_cards):
     return knobs
 
 
-# rows of a paranoid search's ``path`` (``new_path``): each node on the
-# search's path down from the root keeps its hands, trick, table entry, cards
-# and how far it has got through them, so that a paused search goes on exactly
-# where it stopped
+# the paranoid search's own rows of its ``path`` (``new_path``), after the
+# common ones: all that a paused search needs to go on exactly where it stopped
 (
-    PATH_HANDS, PATH_TRICK, PATH_TT_KEY, PATH_MOVES, PATH_LEADER, PATH_N_TRICK, PATH_NEED,
-    PATH_N_MOVES, PATH_MOVE_INDEX, PATH_TT_SLOT, PATH_ENTRY_NODES, PATH_EXCLUSIVE, PATH_DEFERRED,
-    PATH_SECOND_PASS, PATH_BUSY_SLOT, PATH_BUSY_MARK, PATH_CHOICE, PATH_PAUSED,
-) = (0, 3, 5, 7, 7 + MAX_MOVES, *range(8 + MAX_MOVES, 21 + MAX_MOVES))
-PATH_GAME = PATH_PAUSED + 1  # the game each node is searched in: 0 (the real one), RELAXED or RANK_FREE
-PATH_PROBE = PATH_PAUSED + 2  # a pair node's current card: PROBING or PROBED (``PROBES``)
-PATH_PROBE_NODES = PATH_PAUSED + 3  # the node count when its probe began
-PATH_SCORES = PATH_PAUSED + 4  # not a node's: the scores of the moves being ordered
-PATH_ROWS = PATH_PAUSED + 5
+    PATH_NEED, PATH_EXCLUSIVE, PATH_DEFERRED, PATH_SECOND_PASS, PATH_BUSY_SLOT, PATH_BUSY_MARK, PATH_CHOICE,
+    PATH_PAUSED, PATH_GAME, PATH_PROBE, PATH_PROBE_NODES, PATH_ROWS,
+) = range(PATH_COMMON_ROWS, PATH_COMMON_ROWS + 12)
+# PATH_GAME: the game each node is searched in: 0 (the real one), RELAXED or RANK_FREE;
+# PATH_PROBE: a pair node's current card, PROBING or PROBED (``PROBES``), and
+# PATH_PROBE_NODES the node count when its probe began
 
 
 def new_path():
@@ -1069,17 +1091,9 @@ def paranoid_search(root, seat, need, options, knobs, tt, history, stats, busy, 
     busy = borrowed(busy)
     path = borrowed(path)
     stop = borrowed(stop)
-    hands = path[PATH_HANDS : PATH_HANDS + 3].T
-    trick_cards = path[PATH_TRICK : PATH_TRICK + 2].T
-    tt_key = path[PATH_TT_KEY : PATH_TT_KEY + 2].T
-    moves = path[PATH_MOVES : PATH_MOVES + MAX_MOVES].T
-    leaders = path[PATH_LEADER]
-    n_trick = path[PATH_N_TRICK]
+    hands, trick_cards, tt_key, moves, leaders, n_trick, n_moves, move_index, tt_slot, entry_nodes, scores = (
+        path_views(path))
     needs = path[PATH_NEED]
-    n_moves = path[PATH_N_MOVES]
-    move_index = path[PATH_MOVE_INDEX]
-    tt_slot = path[PATH_TT_SLOT]  # -1: not a stored (expanded boundary) node
-    entry_nodes = path[PATH_ENTRY_NODES]
     exclusive = path[PATH_EXCLUSIVE]  # defer this node if another thread has it
     deferred = path[PATH_DEFERRED]  # bit i: move i was deferred
     second_pass = path[PATH_SECOND_PASS]
@@ -1095,7 +1109,6 @@ def paranoid_search(root, seat, need, options, knobs, tt, history, stats, busy, 
     root_game = options & (RELAXED | RANK_FREE)
     busy_min_cards = knobs[KNOB_BUSY_MIN_CARDS]
     probe_min_cards = knobs[KNOB_PROBE_MIN_CARDS]
-    scores = path[PATH_SCORES]
     busy_mask = busy.shape[0] - 1  # 0: one thread, nothing to share
     table_mask = tt.shape[0] - PARANOID_BUCKET
 
@@ -1251,16 +1264,11 @@ ENTRY_NONE, ENTRY_EXACT = 0, 1
 # stats slot counting shallow cuts (slots 0-2 as for the paranoid search)
 STAT_PRUNED = 3
 
-# rows of a max^n search's ``path`` (``new_maxn_path``): each node on the
-# search's path down from the root keeps its hands, trick, table entry, the
-# Coins left, its cards, how far it has got through them and its best vector
-(
-    MAXN_PATH_HANDS, MAXN_PATH_TRICK, MAXN_PATH_TT_KEY, MAXN_PATH_BEST, MAXN_PATH_MOVES,
-    MAXN_PATH_LEADER, MAXN_PATH_N_TRICK, MAXN_PATH_TOTAL, MAXN_PATH_N_MOVES, MAXN_PATH_MOVE_INDEX,
-    MAXN_PATH_TT_SLOT, MAXN_PATH_ENTRY_NODES, MAXN_PATH_BEST_CARD,
-) = (0, 3, 5, 7, 10, *range(10 + MAX_MOVES, 18 + MAX_MOVES))
-MAXN_PATH_SCORES = MAXN_PATH_BEST_CARD + 1  # not a node's: the scores of the moves being ordered
-MAXN_PATH_ROWS = MAXN_PATH_SCORES + 1
+# the max^n search's own rows of its ``path`` (``new_maxn_path``), after the
+# common ones: each node's best vector so far and the card that reaches it,
+# and the Coins left
+MAXN_PATH_BEST = PATH_COMMON_ROWS
+MAXN_PATH_BEST_CARD, MAXN_PATH_TOTAL, MAXN_PATH_ROWS = range(MAXN_PATH_BEST + 3, MAXN_PATH_BEST + 6)
 
 
 def new_maxn_path():
@@ -1439,20 +1447,11 @@ def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_b
     root_results = borrowed(root_results)
     root_best = borrowed(root_best)
     stop = borrowed(stop)
-    hands = path[MAXN_PATH_HANDS : MAXN_PATH_HANDS + 3].T
-    trick_cards = path[MAXN_PATH_TRICK : MAXN_PATH_TRICK + 2].T
-    tt_key = path[MAXN_PATH_TT_KEY : MAXN_PATH_TT_KEY + 2].T
+    hands, trick_cards, tt_key, moves, leaders, n_trick, n_moves, move_index, tt_slot, entry_nodes, scores = (
+        path_views(path))
     best = path[MAXN_PATH_BEST : MAXN_PATH_BEST + 3].T
-    moves = path[MAXN_PATH_MOVES : MAXN_PATH_MOVES + MAX_MOVES].T
-    leaders = path[MAXN_PATH_LEADER]
-    n_trick = path[MAXN_PATH_N_TRICK]
-    totals = path[MAXN_PATH_TOTAL]
-    n_moves = path[MAXN_PATH_N_MOVES]
-    move_index = path[MAXN_PATH_MOVE_INDEX]
-    tt_slot = path[MAXN_PATH_TT_SLOT]
-    entry_nodes = path[MAXN_PATH_ENTRY_NODES]
     best_card = path[MAXN_PATH_BEST_CARD]
-    scores = path[MAXN_PATH_SCORES]
+    totals = path[MAXN_PATH_TOTAL]
 
     use_table = not options & MAXN_NO_TABLE
     pruning = not options & MAXN_NO_PRUNING
