@@ -4,7 +4,9 @@ A seat's guaranteed value is the most points it can be sure to win from a
 position to the end of the hand when the other two play together against it
 (RULES.md). ``solve_paranoid`` finds it for the seats asked, every card's
 value for the seat to move, the optimal cards and one optimal line; the
-public ``solve`` (``solve.py``) validates its input and calls it.
+public ``solve`` (``solve.py``) validates its input and calls it. Which
+games each test plays, and how a budget is shared, follow the
+``SearchPolicy`` (``policy.py``) the search is given.
 """
 
 from __future__ import annotations
