@@ -34,7 +34,7 @@ from rich.progress import track
 from rich.table import Table
 
 from solver import Position, solve
-from solver.cards import SEATS, SUIT_MASKS, popcount
+from solver.cards import HAND_SIZE, SEATS, SUIT_MASKS, popcount
 from solver.paranoid import fresh_table
 from solver.threads import DEFAULT_THREADS
 from solver.compiled import warm_up
@@ -47,7 +47,7 @@ RUNS = "16 in runs"  # the full deals of RUNS_SUITE, reported as a size of their
 RESULTS = HERE / "results" / "solver.json"
 # cards per hand -> positions in the suite
 SUITE_SIZES = {6: 20, 8: 20, 10: 20, 12: 20, 14: 10, 16: 10}
-FULL_DEAL = 16
+FULL_DEAL = HAND_SIZE  # the size of the full deals
 ALL_SEATS = tuple(range(SEATS))  # full deals: every seat's value
 QUICK_POSITIONS = 5
 QUICK_SIZES = (6, 8, 10)
@@ -132,17 +132,18 @@ def read_suite(path: Path = SUITE) -> dict[int, list[Position]]:
     return suite
 
 
-def run_position(position: Position, cap: float, threads: int = DEFAULT_THREADS,
-                 seats: tuple[int, ...] = (0,)) -> dict:
+def run_position(position: Position, cap: float | None, threads: int = DEFAULT_THREADS,
+                 seats: tuple[int, ...] = (0,), node_cap: int | None = None) -> dict:
     """Solve the guaranteed values of ``seats`` with a fresh table (of the size
-    ``solve`` would take for it), stopping after ``cap`` seconds in all.
+    ``solve`` would take for it), stopping after ``cap`` seconds or
+    ``node_cap`` nodes in all (None: no such limit).
 
     ``value`` and ``bounds`` are seat 0's; ``values`` and ``all_bounds`` every
     seat's (None for a seat not asked). The table and cutoff figures profile
     the search (``ParanoidSearch.counters``).
     """
     result = solve(
-        position, seats=seats, card_values=False, line=False, time_limit=cap,
+        position, seats=seats, card_values=False, line=False, time_limit=cap, max_nodes=node_cap,
         table=fresh_table(position), threads=threads,
     )
     stats = result.search_stats
@@ -166,14 +167,14 @@ def run_position(position: Position, cap: float, threads: int = DEFAULT_THREADS,
     }
 
 
-def run_repeated(position: Position, cap: float, threads: int, seats: tuple[int, ...],
-                 repeat: int) -> dict:
+def run_repeated(position: Position, cap: float | None, threads: int, seats: tuple[int, ...],
+                 repeat: int, node_cap: int | None = None) -> dict:
     """``run_position`` ``repeat`` times, a fresh table each: the record of the
     run of median time (the lower middle one of an even count), with every
     run's seconds and nodes in run order. On two threads single positions
     scatter by 20% and some tests by several times, so one run says little
     about a change that moves them."""
-    runs = [run_position(position, cap, threads, seats) for _ in range(repeat)]
+    runs = [run_position(position, cap, threads, seats, node_cap) for _ in range(repeat)]
     if repeat == 1:
         return runs[0]
     middle = sorted(runs, key=lambda run: run["seconds"])[(repeat - 1) // 2]
@@ -368,6 +369,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="seconds allowed per full deal, all three seats (default 120)")
     parser.add_argument("--ending-cap", type=float, default=30.0, metavar="SEC",
                         help="seconds allowed per ending of fewer cards (default 30)")
+    parser.add_argument("--node-cap", type=int, metavar="N",
+                        help="nodes allowed per position instead of the time caps: with "
+                             "--threads 1 every node count then repeats exactly, whatever the "
+                             "machine's load")
     parser.add_argument("--quick", action="store_true",
                         help=f"{QUICK_POSITIONS} positions per size, caps of {QUICK_CAP:g} s, "
                              "no cold-compile measurement")
@@ -381,6 +386,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error(f"--repeat {args.repeat}: give a number of runs, 1 or more")
+    if args.node_cap is not None and args.node_cap < 1:
+        parser.error(f"--node-cap {args.node_cap}: give a number of nodes, 1 or more")
     args.sizes = parse_sizes(parser, args.sizes, SUITE_SIZES,
                              QUICK_SIZES if args.quick else SUITE_SIZES)
     if args.quick:
@@ -488,13 +495,15 @@ def main(argv: list[str] | None = None) -> dict | None:
     for cards in sizes:
         positions = suite[cards][:QUICK_POSITIONS] if args.quick else suite[cards]
         cap = args.time_cap if cards in (FULL_DEAL, RUNS) else args.ending_cap
+        if args.node_cap is not None:
+            cap = None
         seats = ALL_SEATS if args.all_seats or cards in (FULL_DEAL, RUNS) else (0,)
         records += [record | {"cards": cards} for record in run_all(
-            lambda p: run_repeated(p, cap, args.threads, seats, args.repeat),
+            lambda p: run_repeated(p, cap, args.threads, seats, args.repeat, args.node_cap),
             positions, f"{cards} cards", console)]  # fmt: skip
     options = {"sizes": sizes, "quick": args.quick, "time_cap": args.time_cap,
                "ending_cap": args.ending_cap, "threads": args.threads, "held_out": args.held_out,
-               "repeat": args.repeat, "all_seats": args.all_seats}
+               "repeat": args.repeat, "all_seats": args.all_seats, "node_cap": args.node_cap}
     report = make_report(options, compile, sizes, records)
     table = (summary_table(report, "Every seat's guaranteed value, fresh table per position")
              if args.all_seats else summary_table(report))

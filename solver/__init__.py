@@ -21,6 +21,7 @@ from .match import (
     lowest_card_player,
     random_player,
 )
+from .policy import SearchPolicy
 from .table import TranspositionTable
 from .solve import SolveResult, solve
 from .position import Position
@@ -30,6 +31,7 @@ __all__ = [
     "COINS_MASK",
     "CardPlayed",
     "SUIT_MASKS",
+    "SearchPolicy",
     "Card",
     "CoinsError",
     "Hand",

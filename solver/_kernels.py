@@ -1,51 +1,29 @@
-"""Compiled kernels: trick resolution, move generation, the paranoid and max^n searches.
+"""Compiled kernels: cards and tricks, the transposition table, the searches, greedy playouts.
 
 Everything here assumes valid input (the public wrappers in ``solve.py``,
-``paranoid.py`` and ``maxn.py`` validate first) and does no bounds checks. Kernels that call one another live
-in this one module because Numba's cache does not notice changes to functions
-in other files. All of it also runs as plain Python under
-``NUMBA_DISABLE_JIT=1``, which the test suite uses for coverage.
+``paranoid.py``, ``maxn.py`` and ``analysis.playout`` validate first) and
+does no bounds checks.
+Kernels that call one another live in this one module because Numba's cache
+does not see changes to functions in other files. All of it also runs as
+plain Python under ``NUMBA_DISABLE_JIT=1`` (the primitives have Python
+twins), where CI runs the kernel tests with Python's own checks.
 
-The paranoid search is a boolean ("can seat p win at least ``need`` more points?")
-alpha-beta over cards, written with explicit per-ply arrays instead of
-recursion, as DDS does: it keeps the kernel cache-safe and lets the caller
-stop it after a node or time budget. Its transposition table stores, at trick
-boundaries, a lower and an upper bound on p's points from there to the end
-of the hand. The key is relative: each suit's live cards are renumbered
-0, 1, 2 ... from the lowest, because only the order of live cards within a
-suit (and which suit is Coins) decides tricks, so positions that differ only
-in which low cards are gone share one entry.
+The sections build on one another:
 
-The max^n (equilibrium) search, ``maxn_search``, at the end of this module,
-finds the exact value vector of RULES.md: at every node the mover
-takes the card that maximises its own points from that node to the end of the
-hand, then the one that minimises the larger of its opponents' points (from
-that node on), then the first in index order. It is written with explicit
-per-ply arrays instead of recursion, like the paranoid search.
+- primitives: bit counts, and ``borrowed`` arrays that count no references;
+- cards and tricks: the trick's winner, runs of equivalent cards;
+- the root position and the play step every search shares (``play_card``);
+- the transposition table: positions keyed up to rank renumbering, 16-byte
+  slots in buckets of one cache line;
+- the paranoid search (``paranoid_search``), a loop over small inlined steps;
+- the max^n search (``maxn_search``);
+- greedy playouts (``play_until``), the rollouts of ``analysis.hint``.
 
-Speed-ups, each of which a test turns off (``options``) to check it:
-
-- Rank equivalence: cards of one suit in one hand with no live card between
-  them give the same result, so only the highest of each run is searched
-  (comparing the highest of two runs orders them as their lowest cards do:
-  runs of one hand never interleave, so the index-order tie-break is kept).
-- A transposition table at trick boundaries, keyed on the cards each seat
-  holds renumbered by rank among the live cards (``relative_key``: gone cards
-  change nothing, and renumbering keeps every comparison and the index
-  order) and the leader. Values count points from the node on, so ``taken``
-  is no part of the key. An entry holds the exact vector and the best card.
-- Shallow pruning. The points left ``T`` are fixed, so once the mover ``q``
-  of a node is sure of ``L`` points, its parent's mover ``p`` (another seat)
-  gets at most ``T - L`` there (minus what the trick that led here gives the
-  others). When that is less than what ``p`` already has, or equal but losing
-  ``p``'s tie-break for every vector that reaches it, ``p`` never takes this
-  card and the node is left unfinished. Nothing pruned is returned as exact.
-  Only nodes inside a trick are pruned: a trick boundary is always finished
-  and stored (pruning there too saved fewer nodes than the table lost).
-- A node whose mover already has every point left is finished: its vector
-  ``(T for the mover, 0, 0)`` cannot change (only which card reaches it).
-- The root is always searched in full, so the card it picks follows the
-  tie-break; with ``ALL_CARDS`` every card's result at the root is exact.
+The searches keep explicit per-ply arrays (``path``) instead of recursing, as
+DDS does: the kernels stay cache-safe, and a caller can stop a search after a
+node or time budget and resume it exactly. A new search goes in a section of
+its own before the playouts, built from the sections above, and borrows
+its array arguments (``borrowed``) before handing them to inlined helpers.
 """
 
 from __future__ import annotations
@@ -53,128 +31,32 @@ from __future__ import annotations
 import numba
 import numpy as np
 from llvmlite import ir
-from numba.core import types
+from numba.core import cgutils, types
 from numba.extending import intrinsic, overload
 
-from .cards import COINS_MASK
+from .cards import COINS_MASK, RANKS_PER_SUIT
 
 JIT_OPTIONS = dict(cache=True, nogil=True)  # nogil: searches run in threads
 njit = numba.njit(**JIT_OPTIONS)
-# Numba-level inlining for the move scores the searches call once per card:
-# LLVM left them as calls, and inlined the paranoid search ran 7-8% faster on
-# 12-card endings and max^n 3-5% (the cold compile grew about 0.15 s).
-# Inlining the key, probe and trick helpers too gained nothing more.
+# Numba-level inlining, for the steps the searches take at every node: the
+# loop then reads as a list of named steps at no cost in speed (LLVM alone
+# left such helpers as calls).
 njit_inline = numba.njit(inline="always", **JIT_OPTIONS)
 
 _SUIT_MASKS = np.array([0xFFF << (12 * s) for s in range(4)], dtype=np.int64)
 
-# A suit's cards held by one seat, renumbered by rank among the live cards of
-# the suit and read as base-3 digits (the digit of live card i is 3**i), go
-# six cards at a time through a table (a software "parallel bit extract");
-# int16 keeps the table at 8 KiB, a quarter of the core's L1 cache.
-_TERNARY_EXTRACT6 = np.zeros((64, 64), dtype=np.int16)
-for _live in range(64):
-    for _held in range(64):
-        _out, _k = 0, 0
-        for _b in range(6):
-            if _live >> _b & 1:
-                if _held >> _b & 1:
-                    _out += 3**_k
-                _k += 1
-        _TERNARY_EXTRACT6[_live, _held] = _out
-del _live, _held, _out, _k, _b
-_POWERS_OF_3 = np.array([3**n for n in range(7)], dtype=np.int64)
-# how many base-3 numbers have fewer than n digits
-_SHORTER_CODES = np.array([(3**n - 1) // 2 for n in range(13)], dtype=np.int64)
-
 MAX_PLY = 66  # 48 cards, a CHOOSER node a trick, the root and one spare
 MAX_MOVES = 32  # a hand's 16 cards, and the pair's choices (RELAXED)
-# transposition-table entries probed per key: 4, one 64-byte cache line of
-# 16-byte slots (with 32-byte slots, 2 measured best for the paranoid search;
-# on the heaviest 12-card search 4 slots of 16 bytes took 471M nodes against 582M with 2)
-PARANOID_BUCKET = 4
-# threads mark and defer only nodes with at least this many cards in hand
-# (``paranoid_search``'s ``busy_min_cards``): marking every node cost a third
-# of the node rate (the marks are shared memory), and 18-30 measured alike
-# on 12-card endings
-BUSY_MIN_CARDS = 24
-MAXN_BUCKET = 4
 
 # search outcome codes
 FALSE, TRUE, ABORTED = 0, 1, -1
 DEFERRED = 2  # a child another thread is searching: come back to it later
 
-# rows of a paranoid search's ``path`` (``new_path``): each node on the
-# search's path down from the root keeps its hands, trick, table entry, cards
-# and how far it has got through them, so that a paused search goes on exactly
-# where it stopped
-(
-    PATH_HANDS, PATH_TRICK, PATH_TT_KEY, PATH_MOVES, PATH_LEADER, PATH_N_TRICK, PATH_NEED,
-    PATH_N_MOVES, PATH_MOVE_INDEX, PATH_TT_SLOT, PATH_ENTRY_NODES, PATH_EXCLUSIVE, PATH_DEFERRED,
-    PATH_SECOND_PASS, PATH_BUSY_SLOT, PATH_BUSY_MARK, PATH_CHOICE, PATH_PAUSED,
-) = (0, 3, 5, 7, 7 + MAX_MOVES, *range(8 + MAX_MOVES, 21 + MAX_MOVES))
-PATH_GAME = PATH_PAUSED + 1  # the game each node is searched in: 0 (the real one), RELAXED or RANK_FREE
-PATH_PROBE = PATH_PAUSED + 2  # a pair node's current card: PROBING or PROBED (``PROBES``)
-PATH_PROBE_NODES = PATH_PAUSED + 3  # the node count when its probe began
-PATH_ROWS = PATH_PAUSED + 4
 
-
-def new_path():
-    """The ``path`` of a paranoid search not yet begun (``path[PATH_PAUSED, 0]``
-    holds the ply a paused search goes on from, plus one)."""
-    return np.zeros((PATH_ROWS, MAX_PLY), dtype=np.int64)
-
-
-# option bits for paranoid_search (tests turn the speed-ups off to check them)
-NO_TABLE, NO_EQUIVALENCE = 1, 2
-# the relaxed game (a lower bound): the pair chooses which of its seats takes a
-# trick that the ranks of its own two cards decide, when no card of the
-# searching seat lies between them; pair cards then count only by suit and by
-# which of the seat's cards they beat
-RELAXED = 4
-# a pair card played with a choice: move code = card + CHOICE_UNIT * (1 or 2),
-# the seat (searching seat + 1 or + 2) that takes the trick if the choice decides
-CHOICE_UNIT = 64
-# the rank-free game (an upper bound): a trick that two or more cards of Cups,
-# Swords or Clubs decide goes to whichever seat that played them the searching
-# seat chooses, so ranks matter only in Coins; the choice is a node of its own
-# after the trick
-RANK_FREE = 8
-CHOOSER = 3  # ``n_trick`` of that node: the trick is down, its taker not chosen
-# probes: at the pair's nodes of the real game where the seat holds at least
-# ``options >> PROBE_MIN_SHIFT & 15`` cards, each card after the first is
-# searched in the relaxed game first. A proof there (the seat sure of the
-# points after that card) is a real one and spares the card's real search: a
-# wrong card of the pair costs a proof, and relaxed proofs are several times
-# smaller. Without one the card is searched in the real game (``PROBED``).
-# Probing the first card too, which is right most of the time, cost more than
-# it saved (10-card endings, one thread: geometric mean of the node ratios
-# 1.75 against 1.01).
-PROBES = 16
-PROBE_MIN_SHIFT = 8
-PROBE_NONE, PROBING, PROBED = 0, 1, 2
-
-
-def probe_options(min_cards):
-    """The option bits for probes at nodes where the seat holds ``min_cards`` or more."""
-    return PROBES | min_cards << PROBE_MIN_SHIFT
-
-
-# stats slots: nodes, table hits and stores, then cutoffs counted by
-# [searching seat or pair][cards already in the trick][first card or later],
-# then the table's probes, the probes whose bounds decided the node, and the
-# nodes deferred because another thread was searching them
-STAT_NODES, STAT_TT_HITS, STAT_TT_STORES, STAT_CUTOFFS = 0, 1, 2, 3
-STAT_TT_PROBES, STAT_TT_DECIDED = STAT_CUTOFFS + 12, STAT_CUTOFFS + 13
-STAT_DEFERRED = STAT_CUTOFFS + 14
-# probes that found a proof and their nodes, probes that did not and theirs
-STAT_PROBES_PROVED, STAT_PROBES_FAILED = STAT_CUTOFFS + 15, STAT_CUTOFFS + 17
-STAT_SIZE = STAT_CUTOFFS + 19
-
+# ----- primitives: plain Python functions with a compiled form of their own ----
 
 # Bit counts. Compiled, they are LLVM's ``cttz`` and ``ctpop`` (one
-# instruction each where the CPU has them: the whole search ran 9% faster
-# than with a mod-67 table and a SWAR popcount); as plain Python, Python's own.
+# instruction each where the CPU has them); as plain Python, Python's own.
 
 
 def bit_index(bit):
@@ -211,6 +93,41 @@ def _popcount_compiled(mask):
     return lambda mask: _count_ones(mask)
 
 
+def borrowed(array):
+    """``array`` for the helpers of a kernel that holds it: compiled, a view
+    that counts no references.
+
+    Numba counts a reference to an array each time a helper takes it, with
+    atomic operations (the inlined helpers of a search loop made it three
+    times slower). A kernel's array arguments belong to its caller for the
+    whole call, so the kernel borrows each one on entry and passes the
+    borrowed views on: only to helpers it calls, never kept or returned.
+    As plain Python it is the array itself."""
+    return array
+
+
+@intrinsic
+def _without_reference_count(typingctx, array):
+    def codegen(context, builder, signature, args):
+        source = context.make_array(signature.args[0])(context, builder, args[0])
+        view = context.make_array(signature.return_type)(context, builder)
+        for name in ("nitems", "itemsize", "data", "shape", "strides"):
+            setattr(view, name, getattr(source, name))
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)  # nothing to count
+        view.parent = cgutils.get_null_value(view.parent.type)
+        return view._getvalue()
+    return array(array), codegen
+
+
+@overload(borrowed, jit_options=JIT_OPTIONS)
+def _borrowed_compiled(array):
+    if isinstance(array, types.Array):
+        return lambda array: _without_reference_count(array)
+
+
+# ----- cards and tricks -------------------------------------------------------
+
+
 @njit
 def trick_winner(c0, c1, c2):
     """Index in play order (0-2) of the card that wins the trick c0, c1, c2."""
@@ -237,6 +154,42 @@ def trick_winner(c0, c1, c2):
 def coin_count(c):
     """1 for a card of the Coins suit (index 12-23), else 0."""
     return 1 if c // 12 == 1 else 0
+
+
+@njit
+def possible_winners(lead_card, card, third_hand):
+    """Who can still win a trick whose first two cards are ``lead_card`` and
+    ``card``, whatever the third player holds: bit 0 the leader, bit 1 the
+    second player, bit 2 the third player."""
+    lead_suit = lead_card // 12
+    suit = card // 12
+    if lead_suit == suit:
+        # two of a suit: the higher wins unless the third plays that suit higher
+        top = max(lead_card, card)
+        winners = 1 if lead_card > card else 2
+        if third_hand & _SUIT_MASKS[suit] & ~((2 << top) - 1):
+            winners |= 4
+        return winners
+    winners = 0
+    for third_suit in range(4):
+        held = third_hand & _SUIT_MASKS[third_suit]
+        if held == 0:
+            continue
+        if third_suit == lead_suit or third_suit == suit:
+            mine = lead_card if third_suit == lead_suit else card
+            if held & ~((2 << mine) - 1):
+                winners |= 4  # a higher card of the pair's suit wins
+            if held & ((1 << mine) - 1):
+                winners |= 1 if third_suit == lead_suit else 2
+        else:
+            winning_suit = (7 - lead_suit - suit - third_suit) & 3
+            if winning_suit == lead_suit:
+                winners |= 1
+            elif winning_suit == suit:
+                winners |= 2
+            else:
+                winners |= 4
+    return winners
 
 
 @njit
@@ -272,6 +225,153 @@ def representative_of(card, hand, live):
             bit = nxt
         else:
             return bit_index(bit)
+
+
+@njit
+def _insert_move(moves, scores, ply, i, card, score):
+    """Insert ``card`` by ``score`` into ``moves[ply, :i]``, kept best first
+    with its ``scores`` (an insertion sort step: n <= 16; equal scores keep
+    their order). Small enough for LLVM to inline, so passing the arrays
+    counts no references."""
+    j = i - 1
+    while j >= 0 and scores[j] < score:
+        scores[j + 1] = scores[j]
+        moves[ply, j + 1] = moves[ply, j]
+        j -= 1
+    scores[j + 1] = score
+    moves[ply, j + 1] = card
+
+
+
+# ----- the root position, the path and the play step ---------------------------
+
+# a search's root position, one int64 array (``root_array``): the three hands,
+# the leader, how many cards the trick holds and those cards (-1: none)
+ROOT_HANDS, ROOT_LEADER, ROOT_N_TRICK, ROOT_TRICK, ROOT_SIZE = 0, 3, 4, 5, 7
+
+
+def root_array(hands, leader, trick):
+    """The ``root`` argument of the searches for a position."""
+    root = np.full(ROOT_SIZE, -1, dtype=np.int64)
+    root[ROOT_HANDS : ROOT_HANDS + 3] = hands
+    root[ROOT_LEADER] = leader
+    root[ROOT_N_TRICK] = len(trick)
+    root[ROOT_TRICK : ROOT_TRICK + len(trick)] = trick
+    return root
+
+
+@njit
+def _set_root(hands, leaders, n_trick, trick_cards, root):
+    """Put the ``root`` position (``root_array``) in ply 0 of a search's per-ply arrays."""
+    for s in range(3):
+        hands[0, s] = root[ROOT_HANDS + s]
+    leaders[0] = root[ROOT_LEADER]
+    n_trick[0] = root[ROOT_N_TRICK]
+    trick_cards[0, 0] = root[ROOT_TRICK]
+    trick_cards[0, 1] = root[ROOT_TRICK + 1]
+
+
+# The rows every search's ``path`` (its per-ply arrays, ``[row, ply]``) starts
+# with: each node on the way down from the root keeps its hands, trick, table
+# key, moves (``MAX_MOVES`` rows), leader, cards in the trick, how many moves it
+# has and which it is searching, its table slot (-1: none) and the node count
+# when it was entered; one row more holds the scores of the moves being
+# ordered. A search adds its own rows from ``PATH_COMMON_ROWS`` on.
+PATH_HANDS, PATH_TRICK, PATH_TT_KEY, PATH_MOVES = 0, 3, 5, 7
+(
+    PATH_LEADER, PATH_N_TRICK, PATH_N_MOVES, PATH_MOVE_INDEX, PATH_TT_SLOT, PATH_ENTRY_NODES, PATH_SCORES,
+    PATH_COMMON_ROWS,
+) = range(PATH_MOVES + MAX_MOVES, PATH_MOVES + MAX_MOVES + 8)
+
+
+@njit_inline
+def path_views(path):
+    """The common rows of ``path`` as per-ply arrays: hands, trick cards,
+    table keys and moves (indexed ``[ply, i]``), leaders, cards in the trick,
+    move counts, move indices, table slots, node counts on entry, and the
+    move scores."""
+    return (
+        path[PATH_HANDS : PATH_HANDS + 3].T, path[PATH_TRICK : PATH_TRICK + 2].T,
+        path[PATH_TT_KEY : PATH_TT_KEY + 2].T, path[PATH_MOVES : PATH_MOVES + MAX_MOVES].T,
+        path[PATH_LEADER], path[PATH_N_TRICK], path[PATH_N_MOVES], path[PATH_MOVE_INDEX],
+        path[PATH_TT_SLOT], path[PATH_ENTRY_NODES], path[PATH_SCORES],
+    )  # fmt: skip
+
+
+@njit_inline
+def live_cards(hands, trick_cards, ply, nt):
+    """The cards still in play at ``ply``: the hands and the ``nt`` cards of the trick."""
+    on_table = 0
+    for i in range(nt):
+        on_table |= 1 << trick_cards[ply, i]
+    return hands[ply, 0] | hands[ply, 1] | hands[ply, 2] | on_table
+
+
+@njit_inline
+def last_trick(hands, leaders, ply):
+    """The cards of the last trick, one card each left at ``ply``, in play order."""
+    lead = leaders[ply]
+    return (bit_index(hands[ply, lead]), bit_index(hands[ply, (lead + 1) % 3]),
+            bit_index(hands[ply, (lead + 2) % 3]))
+
+
+@njit_inline
+def play_card(hands, leaders, n_trick, trick_cards, ply, card):
+    """Play ``card``, the mover's at ``ply``, into ``ply + 1``: the hands less
+    the card, and the trick one card longer or, after its third card, taken
+    by its winner, who leads the next. Returns that winner, or -1 within a
+    trick. Every search plays its cards through this one step."""
+    lead = leaders[ply]
+    nt = n_trick[ply]
+    child = ply + 1
+    for s in range(3):
+        hands[child, s] = hands[ply, s]
+    hands[child, (lead + nt) % 3] ^= 1 << card
+    if nt < 2:
+        leaders[child] = lead
+        n_trick[child] = nt + 1
+        trick_cards[child, 0] = trick_cards[ply, 0]
+        trick_cards[child, 1] = trick_cards[ply, 1]
+        trick_cards[child, nt] = card
+        return -1
+    winner = (lead + trick_winner(trick_cards[ply, 0], trick_cards[ply, 1], card)) % 3
+    leaders[child] = winner
+    n_trick[child] = 0
+    return winner
+
+
+# ----- the transposition table ---------------------------------------------------
+#
+# Entries sit at trick boundaries. The key is relative: each suit's live cards
+# are renumbered 0, 1, 2 ... from the lowest (``relative_key``), because only
+# the order of live cards within a suit (and which suit is Coins) decides
+# tricks, so positions that differ only in which low cards are gone share one
+# entry. Values count points from the node on, so ``taken`` is no part of it.
+# A slot is two int64 words (``_tt_write``); a key's bucket is
+# ``PARANOID_BUCKET`` or ``MAXN_BUCKET`` slots from a multiple of that, one
+# 64-byte cache line.
+
+PARANOID_BUCKET = 4
+MAXN_BUCKET = 4
+
+# A suit's cards held by one seat, renumbered by rank among the live cards of
+# the suit and read as base-3 digits (the digit of live card i is 3**i), go
+# six cards at a time through a table (a software "parallel bit extract");
+# int16 keeps the table at 8 KiB, a quarter of the core's L1 cache.
+_TERNARY_EXTRACT6 = np.zeros((64, 64), dtype=np.int16)
+for _live in range(64):
+    for _held in range(64):
+        _out, _k = 0, 0
+        for _b in range(6):
+            if _live >> _b & 1:
+                if _held >> _b & 1:
+                    _out += 3**_k
+                _k += 1
+        _TERNARY_EXTRACT6[_live, _held] = _out
+del _live, _held, _out, _k, _b
+_POWERS_OF_3 = np.array([3**n for n in range(7)], dtype=np.int64)
+# how many base-3 numbers have fewer than n digits
+_SHORTER_CODES = np.array([(3**n - 1) // 2 for n in range(13)], dtype=np.int64)
 
 
 @njit
@@ -314,42 +414,6 @@ def _key_index(key_a, key_b, table_mask):
 
 
 @njit
-def _node_signature(h0, h1, h2, leader, n_trick, card0, card1, need, seat):
-    """A 59-bit hash naming a node of one boolean search (products of 24-bit
-    pieces by 32-bit odd numbers: no int64 overflow)."""
-    h = (h0 & 0xFFFFFF) * 0x9E3779B1 ^ (h0 >> 24) * 0x85EBCA77
-    h ^= (h1 & 0xFFFFFF) * 0xC2B2AE3D ^ (h1 >> 24) * 0x27D4EB2F
-    h ^= (h2 & 0xFFFFFF) * 0x165667B1 ^ (h2 >> 24) * 0xD3A2646C
-    h ^= (leader + 3 * n_trick + 9 * (card0 + 1) + 441 * (card1 + 1)) * 0xFD7046C5
-    h ^= (need + 16 * seat) * 0xB55A4F09
-    h ^= h >> 29
-    return h & 0x7FFFFFFFFFFFFFF
-
-
-@njit
-def _tt_pack(low, high, move, worth):
-    """One data word: bounds on the searching seat's points, best card
-    (relative; -1 for none) and what replacing the entry would lose (0 marks
-    an empty entry): cards left while it is searched, then ``_work``."""
-    return low | (high << 8) | ((move + 1) << 16) | (worth << 24)
-
-
-@njit
-def _tt_low(data):
-    return data & 0xFF
-
-
-@njit
-def _tt_high(data):
-    return (data >> 8) & 0xFF
-
-
-@njit
-def _tt_move(data):
-    return ((data >> 16) & 0xFF) - 1
-
-
-@njit
 def _tt_worth(data):
     return (data >> 24) & 0xFF
 
@@ -380,19 +444,6 @@ def _tt_find(tt, key_a, key_b, index, bucket):
 
 
 @njit
-def _own_entry(tt, tt_slot, tt_key, ply):
-    """The slot and data word of the entry the node at ``ply`` took, or slot
-    -1 if another position has replaced it since (threads and replacement
-    both can)."""
-    slot = tt_slot[ply]
-    if slot >= 0:
-        data = tt[slot, 1]
-        if _tt_matches(tt, slot, data, tt_key[ply, 0], tt_key[ply, 1]):
-            return slot, data
-    return -1, 0
-
-
-@njit
 def _tt_write(tt, slot, key_a, key_b, data):
     """Slot words: ``key_b`` and the 32-bit ``data`` in one, ``key_a`` XOR
     that word in the other (so a slot torn by two threads writing at once
@@ -400,6 +451,19 @@ def _tt_write(tt, slot, key_a, key_b, data):
     word = (key_b << 32) | data
     tt[slot, 1] = word
     tt[slot, 0] = key_a ^ word
+
+
+@njit
+def _tt_take(tt, index, bucket, key_a, key_b, data):
+    """Write a new entry into the bucket at ``index``: into an empty slot, else
+    over the entry cheapest to find again (the least worth: cards left while
+    it is searched, then the work its search took, ``_work``). Returns its slot."""
+    slot = index
+    for candidate in range(index + 1, index + bucket):
+        if _tt_worth(tt[candidate, 1]) < _tt_worth(tt[slot, 1]):
+            slot = candidate
+    _tt_write(tt, slot, key_a, key_b, data)
+    return slot
 
 
 @njit
@@ -440,161 +504,89 @@ def _absolute_card(relative, live):
     return bit_index(rest & -rest) if rest else -1
 
 
-@njit
-def possible_winners(lead_card, card, third_hand):
-    """Who can still win a trick whose first two cards are ``lead_card`` and
-    ``card``, whatever the third player holds: bit 0 the leader, bit 1 the
-    second player, bit 2 the third player."""
-    lead_suit = lead_card // 12
-    suit = card // 12
-    if lead_suit == suit:
-        # two of a suit: the higher wins unless the third plays that suit higher
-        top = max(lead_card, card)
-        winners = 1 if lead_card > card else 2
-        if third_hand & _SUIT_MASKS[suit] & ~((2 << top) - 1):
-            winners |= 4
-        return winners
-    winners = 0
-    for third_suit in range(4):
-        held = third_hand & _SUIT_MASKS[third_suit]
-        if held == 0:
-            continue
-        if third_suit == lead_suit or third_suit == suit:
-            mine = lead_card if third_suit == lead_suit else card
-            if held & ~((2 << mine) - 1):
-                winners |= 4  # a higher card of the pair's suit wins
-            if held & ((1 << mine) - 1):
-                winners |= 1 if third_suit == lead_suit else 2
-        else:
-            winning_suit = (7 - lead_suit - suit - third_suit) & 3
-            if winning_suit == lead_suit:
-                winners |= 1
-            elif winning_suit == suit:
-                winners |= 2
-            else:
-                winners |= 4
-    return winners
+
+# ----- the paranoid search --------------------------------------------------------
+#
+# A boolean alpha-beta over cards: can the searching seat p win at least
+# ``need`` more points against the other two (the pair)? Table entries hold
+# a lower and an upper bound on p's points from the node on. Besides the real
+# game it plays two others whose answers bound the real one (``paranoid.py``
+# says when): the relaxed game (a lower bound, smaller proofs) and the
+# rank-free game (an upper bound, cheaper denials).
+
+# option bits for paranoid_search (tests turn the speed-ups off to check them)
+NO_TABLE, NO_EQUIVALENCE = 1, 2
+# the relaxed game (a lower bound): the pair chooses which of its seats takes a
+# trick that the ranks of its own two cards decide, when no card of the
+# searching seat lies between them; pair cards then count only by suit and by
+# which of the seat's cards they beat
+RELAXED = 4
+# a pair card played with a choice: move code = card + CHOICE_UNIT * (1 or 2),
+# the seat (searching seat + 1 or + 2) that takes the trick if the choice decides
+CHOICE_UNIT = 64
+# the rank-free game (an upper bound): a trick that two or more cards of Cups,
+# Swords or Clubs decide goes to whichever seat that played them the searching
+# seat chooses, so ranks matter only in Coins; the choice is a node of its own
+# after the trick
+RANK_FREE = 8
+CHOOSER = 3  # ``n_trick`` of that node: the trick is down, its taker not chosen
+# probes: at the pair's nodes of the real game where the seat holds at least
+# ``knobs[KNOB_PROBE_MIN_CARDS]`` cards, each card after the first is
+# searched in the relaxed game first. A proof there (the seat sure of the
+# points after that card) is a real one and spares the card's real search: a
+# wrong card of the pair costs a proof, and relaxed proofs are several times
+# smaller. Without one the card is searched in the real game (``PROBED``).
+# The first card, right most of the time, is not probed.
+PROBES = 16
+PROBE_NONE, PROBING, PROBED = 0, 1, 2
+
+OPEN = 3  # a node its entry checks left undecided: its moves are searched
+
+# the fields of ``solver.policy.SearchPolicy`` the paranoid search reads
+# (``knobs``, one int64 array: ``paranoid_knobs``)
+KNOB_BUSY_MIN_CARDS, KNOB_PROBE_MIN_CARDS, KNOBS = 0, 1, 2
 
 
-@njit
-def _insert_move(moves, scores, ply, i, card, score):
-    """Insert ``card`` by ``score`` into ``moves[ply, :i]``, kept best first
-    with its ``scores`` (an insertion sort step: n <= 16; equal scores keep
-    their order). Small enough for LLVM to inline, so passing the arrays
-    counts no references."""
-    j = i - 1
-    while j >= 0 and scores[j] < score:
-        scores[j + 1] = scores[j]
-        moves[ply, j + 1] = moves[ply, j]
-        j -= 1
-    scores[j + 1] = score
-    moves[ply, j + 1] = card
+def paranoid_knobs(busy_min_cards, probe_min_cards):
+    """The ``knobs`` argument of ``paranoid_search``: threads mark only nodes
+    with ``busy_min_cards`` cards in the hands, and probes happen only where
+    the searching seat holds ``probe_min_cards``."""
+    knobs = np.zeros(KNOBS, dtype=np.int64)
+    knobs[KNOB_BUSY_MIN_CARDS] = busy_min_cards
+    knobs[KNOB_PROBE_MIN_CARDS] = probe_min_cards
+    return knobs
 
 
-@njit_inline
-def move_score(card, mover, seat, n_trick, c0, c1, third_hand, seat_hand):
-    """How good ``card`` looks for the mover, before history: the last card of
-    a trick by the trick's outcome for seat p (the outcome is then known), the
-    second by whether that outcome no longer depends on the third card.
-
-    Scalars only: a helper that took the search's arrays would count
-    references to each on every call (atomic operations that measured about
-    a fifth of the search time). The optimal line tries cards in this order
-    too (``paranoid.outcome_order``).
-    """
-    maximizing = mover == seat
-    if n_trick == 2:
-        points = coin_count(c0) + coin_count(c1) + coin_count(card)
-        seat_wins = (mover + 1 + trick_winner(c0, c1, card)) % 3 == seat
-        if maximizing:
-            return 1 + points if seat_wins else -coin_count(card)
-        if seat_wins:
-            # a trick without Coins costs the pair nothing and leaves p to lead,
-            # the weak place: the pair then answers p's card (on 12-card endings
-            # this alone searched a fifth fewer nodes than ranking it last)
-            return -1 - points if points else 1
-        return coin_count(card)
-    if n_trick == 1:
-        third = (mover + 1) % 3
-        winners = possible_winners(c0, card, third_hand)
-        seat_bit = 1 << ((seat - mover + 1) % 3)  # seat p as leader (1), mover (2), third (4)
-        if third == seat:
-            seat_can_win = winners & seat_bit != 0
-            seat_must_win = winners == seat_bit
-        else:  # the third player is the pair's: it decides
-            seat_can_win = winners == seat_bit
-            seat_must_win = seat_can_win
-        points = coin_count(c0) + coin_count(card)
-        if maximizing:
-            return 1 + points if seat_must_win else (0 if seat_can_win else -coin_count(card))
-        return -1 - points if seat_can_win else coin_count(card)
-    if maximizing:
-        return -coin_count(card)  # a Coin led is a Coin the pair can take
-    seat_above = seat_hand & _SUIT_MASKS[card // 12] & ~((2 << card) - 1)
-    return 1 if coin_count(card) and seat_above == 0 else 0  # a Coin p cannot overtake
+# the paranoid search's own rows of its ``path`` (``new_path``), after the
+# common ones: all that a paused search needs to go on exactly where it stopped
+(
+    PATH_NEED, PATH_EXCLUSIVE, PATH_DEFERRED, PATH_SECOND_PASS, PATH_BUSY_SLOT, PATH_BUSY_MARK, PATH_CHOICE,
+    PATH_PAUSED, PATH_GAME, PATH_PROBE, PATH_PROBE_NODES, PATH_ROWS,
+) = range(PATH_COMMON_ROWS, PATH_COMMON_ROWS + 12)
+# PATH_GAME: the game each node is searched in: 0 (the real one), RELAXED or RANK_FREE;
+# PATH_PROBE: a pair node's current card, PROBING or PROBED (``PROBES``), and
+# PATH_PROBE_NODES the node count when its probe began
 
 
-@njit
-def contest_takers(lead, c0, c1, c2):
-    """Seats (a bit mask) that may take the trick c0, c1, c2 led by ``lead``
-    in the rank-free game: those that played the suit deciding it, when two
-    or more cards of Cups, Swords or Clubs decide it; else its winner."""
-    winner = trick_winner(c0, c1, c2)
-    suit = (c0, c1, c2)[winner] // 12
-    if suit == 1:
-        return 1 << ((lead + winner) % 3)
-    takers = 0  # in a trick of three suits, only the winner
-    for i, card in enumerate((c0, c1, c2)):
-        if card // 12 == suit:
-            takers |= 1 << ((lead + i) % 3)
-    return takers
+def new_path():
+    """The ``path`` of a paranoid search not yet begun (``path[PATH_PAUSED, 0]``
+    holds the ply a paused search goes on from, plus one)."""
+    return np.zeros((PATH_ROWS, MAX_PLY), dtype=np.int64)
 
 
-@njit
-def _lowest(mask, n):
-    """The ``n`` lowest cards of ``mask``."""
-    low = 0
-    for _ in range(n):
-        low |= mask & -mask
-        mask &= mask - 1
-    return low
+# stats slots: nodes, table hits and stores, then cutoffs counted by
+# [searching seat or pair][cards already in the trick][first card or later],
+# then the table's probes, the probes whose bounds decided the node, and the
+# nodes deferred because another thread was searching them
+STAT_NODES, STAT_TT_HITS, STAT_TT_STORES, STAT_CUTOFFS = 0, 1, 2, 3
+STAT_TT_PROBES, STAT_TT_DECIDED = STAT_CUTOFFS + 12, STAT_CUTOFFS + 13
+STAT_DEFERRED = STAT_CUTOFFS + 14
+# probes that found a proof and their nodes, probes that did not and theirs
+STAT_PROBES_PROVED, STAT_PROBES_FAILED = STAT_CUTOFFS + 15, STAT_CUTOFFS + 17
+STAT_SIZE = STAT_CUTOFFS + 19
 
 
-@njit
-def rank_free_hands(seat_hand, q_hand, r_hand):
-    """The hands with each suit but Coins dealt again by counts, the lowest
-    cards to the seat, the next to ``q_hand``'s: one position for all that the
-    rank-free game does not tell apart."""
-    coins = _SUIT_MASKS[1]
-    new_seat, new_q = seat_hand & coins, q_hand & coins
-    for suit in (0, 2, 3):
-        mask = _SUIT_MASKS[suit]
-        rest = (seat_hand | q_hand | r_hand) & mask
-        low = _lowest(rest, popcount(seat_hand & mask))
-        new_seat |= low
-        rest ^= low
-        new_q |= _lowest(rest, popcount(q_hand & mask))
-    new_r = (seat_hand | q_hand | r_hand) ^ new_seat ^ new_q
-    return new_seat, new_q, new_r
-
-
-@njit
-def _mover(lead, nt, seat):
-    """The seat to move; at a ``CHOOSER`` node the searching seat."""
-    return seat if nt == CHOOSER else (lead + nt) % 3
-
-
-@njit
-def _takers_as_moves(takers, seat, out):
-    """A ``CHOOSER`` node's moves, the seats in ``takers``, the searching seat
-    first. Returns how many."""
-    n = 0
-    for step in range(3):
-        who = (seat + step) % 3
-        if takers >> who & 1:
-            out[n] = who
-            n += 1
-    return n
+# -- its games: the hands dealt again, the pair's choices, the seat's choice of taker --
 
 
 @njit
@@ -615,17 +607,6 @@ def canonical_pair(seat_hand, q_hand, r_hand):
             new_q |= gap & -gap
             gap &= gap - 1
     return new_q, pair ^ new_q
-
-
-@njit
-def _set_root(hands, leaders, n_trick, trick_cards, hands0, leader0, n_trick0, trick0):
-    """Put the root position in ply 0 of a search's per-ply arrays."""
-    for s in range(3):
-        hands[0, s] = hands0[s]
-    leaders[0] = leader0
-    n_trick[0] = n_trick0
-    trick_cards[0, 0] = trick0[0]
-    trick_cards[0, 1] = trick0[1]
 
 
 @njit
@@ -658,43 +639,439 @@ def _add_choices(moves, ply, n, seat, mover, lead, nt, trick_cards, seat_hand):
 
 
 @njit
-def paranoid_search(
-    seat,
-    need,
-    hands0,
-    leader0,
-    trick0,
-    n_trick0,
-    tt,
-    history,
-    stats,
-    max_nodes,
-    stop,
-    options,
-    busy,
-    busy_min_cards,
-    thread,
-    path,
-):
-    """Can ``seat`` win at least ``need`` more points against the other two?
+def _lowest(mask, n):
+    """The ``n`` lowest cards of ``mask``."""
+    low = 0
+    for _ in range(n):
+        low |= mask & -mask
+        mask &= mask - 1
+    return low
+
+
+@njit
+def rank_free_hands(seat_hand, q_hand, r_hand):
+    """The hands with each suit but Coins dealt again by counts, the lowest
+    cards to the seat, the next to ``q_hand``'s: one position for all that the
+    rank-free game does not tell apart."""
+    coins = _SUIT_MASKS[1]
+    new_seat, new_q = seat_hand & coins, q_hand & coins
+    for suit in (0, 2, 3):
+        mask = _SUIT_MASKS[suit]
+        rest = (seat_hand | q_hand | r_hand) & mask
+        low = _lowest(rest, popcount(seat_hand & mask))
+        new_seat |= low
+        rest ^= low
+        new_q |= _lowest(rest, popcount(q_hand & mask))
+    new_r = (seat_hand | q_hand | r_hand) ^ new_seat ^ new_q
+    return new_seat, new_q, new_r
+
+
+@njit
+def contest_takers(lead, c0, c1, c2):
+    """Seats (a bit mask) that may take the trick c0, c1, c2 led by ``lead``
+    in the rank-free game: those that played the suit deciding it, when two
+    or more cards of Cups, Swords or Clubs decide it; else its winner."""
+    winner = trick_winner(c0, c1, c2)
+    suit = (c0, c1, c2)[winner] // 12
+    if suit == 1:
+        return 1 << ((lead + winner) % 3)
+    takers = 0  # in a trick of three suits, only the winner
+    for i, card in enumerate((c0, c1, c2)):
+        if card // 12 == suit:
+            takers |= 1 << ((lead + i) % 3)
+    return takers
+
+
+@njit
+def _takers_as_moves(takers, seat, out):
+    """A ``CHOOSER`` node's moves, the seats in ``takers``, the searching seat
+    first. Returns how many."""
+    n = 0
+    for step in range(3):
+        who = (seat + step) % 3
+        if takers >> who & 1:
+            out[n] = who
+            n += 1
+    return n
+
+
+@njit
+def _mover(lead, nt, seat):
+    """The seat to move; at a ``CHOOSER`` node the searching seat."""
+    return seat if nt == CHOOSER else (lead + nt) % 3
+
+
+
+# -- its table entries: bounds on the searching seat's points --
+
+
+@njit
+def _tt_pack(low, high, move, worth):
+    """One data word: bounds on the searching seat's points, best card
+    (relative; -1 for none) and what replacing the entry would lose (0 marks
+    an empty entry): cards left while it is searched, then ``_work``."""
+    return low | (high << 8) | ((move + 1) << 16) | (worth << 24)
+
+
+@njit
+def _tt_low(data):
+    return data & 0xFF
+
+
+@njit
+def _tt_high(data):
+    return (data >> 8) & 0xFF
+
+
+@njit
+def _tt_move(data):
+    return ((data >> 16) & 0xFF) - 1
+
+
+@njit
+def _own_entry(tt, tt_slot, tt_key, ply):
+    """The slot and data word of the entry the node at ``ply`` took, or slot
+    -1 if another position has replaced it since (threads and replacement
+    both can)."""
+    slot = tt_slot[ply]
+    if slot >= 0:
+        data = tt[slot, 1]
+        if _tt_matches(tt, slot, data, tt_key[ply, 0], tt_key[ply, 1]):
+            return slot, data
+    return -1, 0
+
+
+@njit_inline
+def _canonical_hands(hands, ply, seat, game):
+    """At a trick boundary of the relaxed or rank-free game, deal the hands
+    again as the one position for all that the game does not tell apart, so
+    that they share one entry."""
+    q = (seat + 1) % 3
+    r = (seat + 2) % 3
+    if game & RELAXED:
+        hands[ply, q], hands[ply, r] = canonical_pair(hands[ply, seat], hands[ply, q], hands[ply, r])
+    if game & RANK_FREE:
+        hands[ply, seat], hands[ply, q], hands[ply, r] = rank_free_hands(
+            hands[ply, seat], hands[ply, q], hands[ply, r]
+        )
+
+
+@njit_inline
+def _tt_probe(tt, table_mask, stats, tt_slot, tt_key, entry_nodes, ply, key_a, key_b, live, target, nodes):
+    """Look up the boundary node at ``ply`` (key ``key_a``, ``key_b``): TRUE or
+    FALSE when its entry's bounds decide ``target``; else OPEN and the card
+    the entry holds (-1: none), the node keeping the entry, or a new one."""
+    index = _key_index(key_a, key_b, table_mask)
+    slot = _tt_find(tt, key_a, key_b, index, PARANOID_BUCKET)
+    stats[STAT_TT_PROBES] += 1
+    hint = -1
+    if slot < 0:
+        slot = _tt_take(tt, index, PARANOID_BUCKET, key_a, key_b, _tt_pack(0, 12, -1, popcount(live)))
+    else:
+        stats[STAT_TT_HITS] += 1
+        data = tt[slot, 1]
+        if _tt_low(data) >= target:
+            stats[STAT_TT_DECIDED] += 1
+            return TRUE, hint
+        if _tt_high(data) < target:
+            stats[STAT_TT_DECIDED] += 1
+            return FALSE, hint
+        if _tt_move(data) >= 0:
+            hint = _absolute_card(_tt_move(data), live)
+    tt_slot[ply] = slot
+    entry_nodes[ply] = nodes
+    tt_key[ply, 0] = key_a
+    tt_key[ply, 1] = key_b
+    return OPEN, hint
+
+
+@njit_inline
+def _tt_store_bound(tt, stats, tt_slot, tt_key, entry_nodes, ply, result, target, nodes):
+    """The node at ``ply`` is decided (``result`` for ``target`` points): its
+    entry, if still its own, learns the bound and the work it took."""
+    slot, data = _own_entry(tt, tt_slot, tt_key, ply)
+    if slot >= 0:
+        stats[STAT_TT_STORES] += 1
+        low = _tt_low(data)
+        high = _tt_high(data)
+        if result == TRUE:
+            low = max(low, target)
+        else:
+            high = min(high, target - 1)
+        _tt_write(tt, slot, tt_key[ply, 0], tt_key[ply, 1],
+                  _tt_pack(low, high, _tt_move(data), _work(nodes - entry_nodes[ply])))
+
+
+@njit_inline
+def _tt_store_card(tt, tt_slot, tt_key, hands, ply, card):
+    """The node's entry, if still its own, learns the card that decided it."""
+    slot, data = _own_entry(tt, tt_slot, tt_key, ply)
+    if slot >= 0:
+        live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
+        _tt_write(tt, slot, tt_key[ply, 0], tt_key[ply, 1],
+                  _tt_pack(_tt_low(data), _tt_high(data), _relative_card(card, live), _tt_worth(data)))
+
+
+# -- its busy marks: nodes a thread is searching, which the others defer --
+
+
+@njit
+def _node_signature(h0, h1, h2, leader, n_trick, card0, card1, need, seat):
+    """A 59-bit hash naming a node of one boolean search (products of 24-bit
+    pieces by 32-bit odd numbers: no int64 overflow)."""
+    h = (h0 & 0xFFFFFF) * 0x9E3779B1 ^ (h0 >> 24) * 0x85EBCA77
+    h ^= (h1 & 0xFFFFFF) * 0xC2B2AE3D ^ (h1 >> 24) * 0x27D4EB2F
+    h ^= (h2 & 0xFFFFFF) * 0x165667B1 ^ (h2 >> 24) * 0xD3A2646C
+    h ^= (leader + 3 * n_trick + 9 * (card0 + 1) + 441 * (card1 + 1)) * 0xFD7046C5
+    h ^= (need + 16 * seat) * 0xB55A4F09
+    h ^= h >> 29
+    return h & 0x7FFFFFFFFFFFFFF
+
+
+@njit_inline
+def _mark_busy(busy, busy_slot, busy_mark, exclusive, hands, trick_cards, ply, lead, nt, target, game, seat,
+               thread):
+    """Mark the node at ``ply`` as searched by ``thread``: OPEN, or DEFERRED
+    (and no mark) when the node is one to leave to another thread that has
+    marked it (``exclusive``: not the first card of its parent)."""
+    signature = _node_signature(
+        hands[ply, 0], hands[ply, 1], hands[ply, 2], lead, nt,
+        trick_cards[ply, 0] if nt > 0 else -1, trick_cards[ply, 1] if nt > 1 else -1,
+        target + 16 * game, seat,
+    )  # fmt: skip
+    mark = signature * 16 + thread % 16
+    slot = signature & (busy.shape[0] - 1)
+    held = busy[slot]
+    if exclusive[ply] and held >> 4 == mark >> 4 and held != mark:
+        return DEFERRED
+    busy[slot] = mark
+    busy_slot[ply] = slot
+    busy_mark[ply] = mark
+    return OPEN
+
+
+@njit_inline
+def _unmark_busy(busy, busy_slot, busy_mark, ply):
+    """Take the node's mark away, unless another thread has marked the slot since."""
+    if busy_slot[ply] >= 0 and busy[busy_slot[ply]] == busy_mark[ply]:
+        busy[busy_slot[ply]] = 0
+
+
+# -- its steps: a node decided on entering, its moves, the next move, a move played --
+
+
+@njit_inline
+def _decided_on_entering(hands, leaders, ply, seat, target, nt, live, pending, rank_free):
+    """TRUE or FALSE when the node needs no search: nothing more is needed,
+    more than the Coins left (``pending``: those of a CHOOSER node's trick),
+    or one card each is left (the last trick); else OPEN."""
+    if target <= 0:
+        return TRUE
+    if target > popcount(live & COINS_MASK) + pending:
+        return FALSE
+    h0 = hands[ply, 0]
+    if nt == 0 and h0 & (h0 - 1) == 0:  # one card each: the last trick
+        lead = leaders[ply]
+        c0, c1, c2 = last_trick(hands, leaders, ply)
+        if rank_free:
+            takers = contest_takers(lead, c0, c1, c2)
+        else:
+            takers = 1 << ((lead + trick_winner(c0, c1, c2)) % 3)
+        won = coin_count(c0) + coin_count(c1) + coin_count(c2) if takers >> seat & 1 else 0
+        return TRUE if won >= target else FALSE
+    return OPEN
+
+
+@njit_inline
+def move_score(card, mover, seat, n_trick, c0, c1, third_hand, seat_hand):
+    """How good ``card`` looks for the mover, before history: the last card of
+    a trick by the trick's outcome for seat p (the outcome is then known), the
+    second by whether that outcome no longer depends on the third card.
+
+    The optimal line tries cards in this order too (``paranoid.outcome_order``).
+    """
+    maximizing = mover == seat
+    if n_trick == 2:
+        points = coin_count(c0) + coin_count(c1) + coin_count(card)
+        seat_wins = (mover + 1 + trick_winner(c0, c1, card)) % 3 == seat
+        if maximizing:
+            return 1 + points if seat_wins else -coin_count(card)
+        if seat_wins:
+            # a trick without Coins costs the pair nothing and leaves p to lead,
+            # the weak place: the pair then answers p's card
+            return -1 - points if points else 1
+        return coin_count(card)
+    if n_trick == 1:
+        third = (mover + 1) % 3
+        winners = possible_winners(c0, card, third_hand)
+        seat_bit = 1 << ((seat - mover + 1) % 3)  # seat p as leader (1), mover (2), third (4)
+        if third == seat:
+            seat_can_win = winners & seat_bit != 0
+            seat_must_win = winners == seat_bit
+        else:  # the third player is the pair's: it decides
+            seat_can_win = winners == seat_bit
+            seat_must_win = seat_can_win
+        points = coin_count(c0) + coin_count(card)
+        if maximizing:
+            return 1 + points if seat_must_win else (0 if seat_can_win else -coin_count(card))
+        return -1 - points if seat_can_win else coin_count(card)
+    if maximizing:
+        return -coin_count(card)  # a Coin led is a Coin the pair can take
+    seat_above = seat_hand & _SUIT_MASKS[card // 12] & ~((2 << card) - 1)
+    return 1 if coin_count(card) and seat_above == 0 else 0  # a Coin p cannot overtake
+
+
+@njit_inline
+def _paranoid_moves(moves, scores, hands, trick_cards, choice, history, ply, seat, mover, lead, nt, live, hint,
+                    game, options):
+    """Write the node's moves to ``moves[ply]``, best first, and return how
+    many: one card of each run of equivalents (with the pair's choices in the
+    relaxed game), or at a CHOOSER node the seats that may take the trick.
+
+    Best first: by ``move_score``, then the history of cutoffs, the table's
+    card (``hint``) first, and among equals cheaper cards first (every thread
+    alike)."""
+    if game & RANK_FREE and nt == CHOOSER:
+        return _takers_as_moves(choice[ply] & 7, seat, moves[ply])
+    hand = hands[ply, mover]
+    n = move_representatives(hand, 0 if options & NO_EQUIVALENCE else live, moves[ply])
+    if game & RELAXED and mover != seat:
+        n = _add_choices(moves, ply, n, seat, mover, lead, nt, trick_cards, hands[ply, seat])
+    if hint >= 0 and hand >> hint & 1 == 0:
+        hint = -1
+    side = ((mover - seat) % 3) * 3 + nt
+    third_hand = hands[ply, (mover + 1) % 3]
+    for i in range(n):
+        code = moves[ply, i]
+        card = code % CHOICE_UNIT
+        score = move_score(
+            card, mover, seat, nt, trick_cards[ply, 0], trick_cards[ply, 1], third_hand, hands[ply, seat],
+        ) << 40
+        score += history[side, card]
+        if card == hint:
+            score += 1 << 50
+        _insert_move(moves, scores, ply, i, code, score - card % 12)
+    return n
+
+
+@njit_inline
+def _probe_failed(stats, probe, probe_nodes, ply, result, nodes):
+    """The relaxed search of the probed card at ``ply`` ended with ``result``:
+    count it; True when it found no proof, and the card is to be searched in
+    the real game."""
+    failed = result != TRUE
+    counted = STAT_PROBES_FAILED if failed else STAT_PROBES_PROVED
+    stats[counted] += 1
+    stats[counted + 1] += nodes - probe_nodes[ply]
+    probe[ply] = PROBED if failed else PROBE_NONE
+    return failed
+
+
+@njit_inline
+def _learn_cutoff(stats, history, tt, tt_slot, tt_key, hands, moves, move_index, n_trick, ply, seat, mover,
+                  learn_order):
+    """The move at ``ply`` decided its node: count the cutoff, and the node's
+    entry learns the card; so does the history, if ``learn_order``."""
+    card = moves[ply, move_index[ply]] % CHOICE_UNIT
+    maximizing = mover == seat
+    stats[STAT_CUTOFFS + 6 * maximizing + 2 * n_trick[ply] + (move_index[ply] > 0)] += 1
+    if learn_order:
+        history[((mover - seat) % 3) * 3 + n_trick[ply], card] += 1 + popcount(hands[ply, mover])
+    _tt_store_card(tt, tt_slot, tt_key, hands, ply, card)
+
+
+@njit_inline
+def _next_move(move_index, n_moves, deferred, second_pass, ply):
+    """Go on to the node's next move: the next in order, then those deferred,
+    lowest first. False when none is left."""
+    if not second_pass[ply]:
+        move_index[ply] += 1
+        if move_index[ply] >= n_moves[ply]:
+            second_pass[ply] = 1
+    if second_pass[ply]:
+        if deferred[ply] == 0:
+            return False
+        move_index[ply] = bit_index(deferred[ply] & -deferred[ply])
+        deferred[ply] &= deferred[ply] - 1
+    return True
+
+
+@njit_inline
+def _probe_due(probe, move_index, second_pass, hands, ply, seat, mover, game, probe_min_cards):
+    """Is the move at ``ply`` to be probed in the relaxed game first (``PROBES``)?"""
+    return (
+        game == 0 and probe[ply] == PROBE_NONE and move_index[ply] > 0 and not second_pass[ply]
+        and mover != seat and popcount(hands[ply, seat]) >= probe_min_cards
+    )  # fmt: skip
+
+
+@njit_inline
+def _play_move(hands, leaders, n_trick, trick_cards, needs, choice, ply, move, seat, rank_free):
+    """Play ``move`` into ``ply + 1``: a card (carrying the pair's choice, in
+    the relaxed game) through ``play_card``, and the points the trick gives
+    the searching seat off its need; in the rank-free game a trick its taker
+    is chosen for goes to a CHOOSER node, whose move is the seat that takes it."""
+    child = ply + 1
+    needs[child] = needs[ply]
+    if rank_free and n_trick[ply] == CHOOSER:  # the chosen seat takes the trick
+        for s in range(3):
+            hands[child, s] = hands[ply, s]
+        leaders[child] = move
+        n_trick[child] = 0
+        choice[child] = 0
+        if move == seat:
+            needs[child] -= choice[ply] >> 3
+        return
+    lead = leaders[ply]
+    card = move % CHOICE_UNIT
+    chosen = move // CHOICE_UNIT
+    if chosen == 0:
+        chosen = choice[ply]
+    winner = play_card(hands, leaders, n_trick, trick_cards, ply, card)
+    if winner < 0:
+        choice[child] = chosen
+        return
+    c0 = trick_cards[ply, 0]
+    c1 = trick_cards[ply, 1]
+    points = coin_count(c0) + coin_count(c1) + coin_count(card)
+    takers = contest_takers(lead, c0, c1, card) if rank_free else 0
+    if takers & (takers - 1):  # a choice of taker: its node comes first
+        leaders[child] = lead
+        n_trick[child] = CHOOSER
+        choice[child] = takers | points << 3
+        return
+    if chosen and winner != seat:
+        winner = (seat + chosen) % 3  # the pair's ranks decided it: its choice
+    leaders[child] = winner
+    choice[child] = 0
+    if winner == seat:
+        needs[child] -= points
+
+
+@njit
+def paranoid_search(root, seat, need, options, knobs, tt, history, stats, busy, thread, path, stop, max_nodes):
+    """Can ``seat`` win at least ``need`` more points from ``root``
+    (``root_array``) against the other two?
 
     Returns TRUE, FALSE or ABORTED (the node budget ``max_nodes`` ran out, 0
     meaning no limit, or another thread set ``stop[0]``: a search thread that
-    answered first, or the caller's timer). ``stats`` gains the nodes searched and the
-    table's hits and stores. An aborted search leaves in ``path`` (``new_path``)
-    the way down to where it stopped, and called again with that ``path`` goes
-    on from there, in the same table or one its entries were moved to: it
-    searches the same tree as if never stopped. Bounds in the table stay valid
-    across calls, root positions and threads: each entry's key words are
-    stored XORed with its data word, so an entry torn by two threads writing
-    at once reads as a miss.
+    answered first, or the caller's timer). ``stats`` gains the nodes
+    searched and the table's counts. An aborted search leaves in ``path``
+    (``new_path``) the way down to where it stopped, and called again with
+    that ``path`` goes on from there, in the same table or one its entries
+    were moved to: it searches the same tree as if never stopped. Bounds in
+    the table ``tt`` stay valid across calls, root positions and threads:
+    each entry's key words are stored XORed with its data word, so an entry
+    torn by two threads writing at once reads as a miss. ``history`` counts
+    the cards that made cutoffs, by side and place in the trick, to order
+    the moves.
 
     Threads sharing the table also share ``busy`` (more than one slot turns
     this on), where each marks the nodes it is searching that hold at least
-    ``busy_min_cards`` cards, as in ABDADA: a
-    node's later cards go first to children no other thread is busy with,
-    and the children deferred so are searched once the rest are done, when
-    the other thread's result is usually in the table.
+    ``knobs[KNOB_BUSY_MIN_CARDS]`` cards, as in ABDADA: a node's later cards
+    go first to children no other thread is busy with, and the children
+    deferred so are searched once the rest are done, when the other thread's
+    result is usually in the table.
 
     With ``RELAXED`` in ``options`` it plays the relaxed game instead, where
     the seat can do no better than in the real one: the pair's hands are
@@ -706,34 +1083,32 @@ def paranoid_search(
     ends in a ``CHOOSER`` node, where the seat picks its taker among the seats
     that played them; the hands are dealt again by counts in those suits at
     each trick's start (``rank_free_hands``), and its entries are keyed apart.
+    With ``PROBES`` the real game probes the pair's cards in the relaxed one.
     """
-    hands = path[PATH_HANDS : PATH_HANDS + 3].T
-    trick_cards = path[PATH_TRICK : PATH_TRICK + 2].T
-    tt_key = path[PATH_TT_KEY : PATH_TT_KEY + 2].T
-    moves = path[PATH_MOVES : PATH_MOVES + MAX_MOVES].T
-    leaders = path[PATH_LEADER]
-    n_trick = path[PATH_N_TRICK]
+    tt = borrowed(tt)
+    history = borrowed(history)
+    stats = borrowed(stats)
+    busy = borrowed(busy)
+    path = borrowed(path)
+    stop = borrowed(stop)
+    hands, trick_cards, tt_key, moves, leaders, n_trick, n_moves, move_index, tt_slot, entry_nodes, scores = (
+        path_views(path))
     needs = path[PATH_NEED]
-    n_moves = path[PATH_N_MOVES]
-    move_index = path[PATH_MOVE_INDEX]
-    tt_slot = path[PATH_TT_SLOT]  # -1: not a stored (expanded boundary) node
-    entry_nodes = path[PATH_ENTRY_NODES]
     exclusive = path[PATH_EXCLUSIVE]  # defer this node if another thread has it
     deferred = path[PATH_DEFERRED]  # bit i: move i was deferred
     second_pass = path[PATH_SECOND_PASS]
     busy_slot = path[PATH_BUSY_SLOT]  # -1: this node marked no busy slot
     busy_mark = path[PATH_BUSY_MARK]
     # the pair's choice made in this trick (0: none); at a CHOOSER node (only
-    # in the rank-free game, which every check of one tests first: unguarded,
-    # they cost the real search 6-7% more time at 10 cards), its takers (bits
-    # 0-2) and the trick's Coins (from bit 3)
+    # in the rank-free game, which every check of one tests first, to spare
+    # the real game), its takers (bits 0-2) and the trick's Coins (from bit 3)
     choice = path[PATH_CHOICE]
     game = path[PATH_GAME]
     probe = path[PATH_PROBE]
     probe_nodes = path[PATH_PROBE_NODES]
     root_game = options & (RELAXED | RANK_FREE)
-    probe_min_cards = options >> PROBE_MIN_SHIFT & 15
-    scores = np.empty(MAX_MOVES, dtype=np.int64)
+    busy_min_cards = knobs[KNOB_BUSY_MIN_CARDS]
+    probe_min_cards = knobs[KNOB_PROBE_MIN_CARDS]
     busy_mask = busy.shape[0] - 1  # 0: one thread, nothing to share
     table_mask = tt.shape[0] - PARANOID_BUCKET
 
@@ -744,7 +1119,7 @@ def paranoid_search(
     ply = path[PATH_PAUSED, 0] - 1
     if ply < 0:
         ply = 0
-        _set_root(hands, leaders, n_trick, trick_cards, hands0, leader0, n_trick0, trick0)
+        _set_root(hands, leaders, n_trick, trick_cards, root)
         needs[0] = need
         exclusive[0] = 0
         choice[0] = 0
@@ -767,277 +1142,110 @@ def paranoid_search(
                 return ABORTED
             tt_slot[ply] = -1
             busy_slot[ply] = -1
-            relaxed = game[ply] & RELAXED
             rank_free = game[ply] & RANK_FREE
-            h0 = hands[ply, 0]
-            h1 = hands[ply, 1]
-            h2 = hands[ply, 2]
-            target = needs[ply]
             nt = n_trick[ply]
-            on_table = 0
-            pending = 0  # a CHOOSER node's Coins: its trick is out of the hands
-            if rank_free and nt == CHOOSER:
+            target = needs[ply]
+            choosing = rank_free != 0 and nt == CHOOSER
+            if choosing:  # the trick is out of the hands, its Coins pending
+                live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
                 pending = choice[ply] >> 3
             else:
-                for i in range(nt):
-                    on_table |= 1 << trick_cards[ply, i]
-            live = h0 | h1 | h2 | on_table
-            if target <= 0:
-                result = TRUE
-                entering = False
-                continue
-            if target > popcount(live & COINS_MASK) + pending:
-                result = FALSE
-                entering = False
-                continue
+                live = live_cards(hands, trick_cards, ply, nt)
+                pending = 0
             lead = leaders[ply]
-            mover = _mover(lead, nt, seat)
             hint = -1
-            if nt == 0 and h0 & (h0 - 1) == 0:  # one card each: the last trick
-                c0 = bit_index(hands[ply, lead])
-                c1 = bit_index(hands[ply, (lead + 1) % 3])
-                c2 = bit_index(hands[ply, (lead + 2) % 3])
-                if rank_free:
-                    takers = contest_takers(lead, c0, c1, c2)
-                else:
-                    takers = 1 << ((lead + trick_winner(c0, c1, c2)) % 3)
-                won = coin_count(c0) + coin_count(c1) + coin_count(c2) if takers >> seat & 1 else 0
-                result = TRUE if won >= target else FALSE
-                entering = False
-                continue
-            if nt == 0 and not options & NO_TABLE:
-                if relaxed:  # one position, one entry, for what the relaxed game tells apart
-                    q = (seat + 1) % 3
-                    r = (seat + 2) % 3
-                    hands[ply, q], hands[ply, r] = canonical_pair(hands[ply, seat], hands[ply, q], hands[ply, r])
-                    h0 = hands[ply, 0]
-                    h1 = hands[ply, 1]
-                    h2 = hands[ply, 2]
-                if rank_free:
-                    q = (seat + 1) % 3
-                    r = (seat + 2) % 3
-                    hands[ply, seat], hands[ply, q], hands[ply, r] = rank_free_hands(
-                        hands[ply, seat], hands[ply, q], hands[ply, r]
-                    )
-                    h0 = hands[ply, 0]
-                    h1 = hands[ply, 1]
-                    h2 = hands[ply, 2]
-                key_a, key_b = relative_key(h0, h1, live, lead, seat)
-                if relaxed:
-                    key_b |= 1 << 24
-                elif rank_free:
-                    key_b |= 2 << 24
-                index = _key_index(key_a, key_b, table_mask)
-                slot = _tt_find(tt, key_a, key_b, index, PARANOID_BUCKET)
-                stats[STAT_TT_PROBES] += 1
-                if slot < 0:
-                    # take an empty entry, else the one cheapest to find again: by
-                    # the work its search took (``_work``), by cards left while it is
-                    # being searched (on two 14-card endings, whose proofs fill the
-                    # table, 18% and 32% fewer nodes than by cards left alone)
-                    slot = index
-                    for candidate in range(index + 1, index + PARANOID_BUCKET):
-                        if _tt_worth(tt[candidate, 1]) < _tt_worth(tt[slot, 1]):
-                            slot = candidate
-                    _tt_write(tt, slot, key_a, key_b, _tt_pack(0, 12, -1, popcount(live)))
-                else:
-                    stats[STAT_TT_HITS] += 1
-                    data = tt[slot, 1]
-                    if _tt_low(data) >= target:
-                        stats[STAT_TT_DECIDED] += 1
-                        result = TRUE
-                        entering = False
-                        continue
-                    if _tt_high(data) < target:
-                        stats[STAT_TT_DECIDED] += 1
-                        result = FALSE
-                        entering = False
-                        continue
-                    if _tt_move(data) >= 0:
-                        hint = _absolute_card(_tt_move(data), live)
-                tt_slot[ply] = slot
-                entry_nodes[ply] = nodes
-                tt_key[ply, 0] = key_a
-                tt_key[ply, 1] = key_b
-            if busy_mask and not (rank_free and nt == CHOOSER) and popcount(h0 | h1 | h2) >= busy_min_cards:
-                signature = _node_signature(
-                    h0, h1, h2, lead, nt,
-                    trick_cards[ply, 0] if nt > 0 else -1, trick_cards[ply, 1] if nt > 1 else -1,
-                    target + 16 * game[ply], seat,
-                )
-                mark = signature * 16 + thread % 16
-                slot = signature & busy_mask
-                held = busy[slot]
-                if exclusive[ply] and held >> 4 == mark >> 4 and held != mark:
+            result = _decided_on_entering(hands, leaders, ply, seat, target, nt, live, pending, rank_free)
+            if result == OPEN and nt == 0 and not options & NO_TABLE:
+                _canonical_hands(hands, ply, seat, game[ply])
+                key_a, key_b = relative_key(hands[ply, 0], hands[ply, 1], live, lead, seat)
+                key_b |= (1 if game[ply] & RELAXED else 2 if rank_free else 0) << 24  # games apart
+                result, hint = _tt_probe(tt, table_mask, stats, tt_slot, tt_key, entry_nodes, ply, key_a, key_b,
+                                         live, target, nodes)
+            if (result == OPEN and busy_mask and not choosing
+                    and popcount(hands[ply, 0] | hands[ply, 1] | hands[ply, 2]) >= busy_min_cards):
+                result = _mark_busy(busy, busy_slot, busy_mark, exclusive, hands, trick_cards, ply, lead, nt,
+                                    target, game[ply], seat, thread)
+                if result == DEFERRED:
                     tt_slot[ply] = -1  # decided nothing: store nothing
                     stats[STAT_DEFERRED] += 1
-                    result = DEFERRED
-                    entering = False
-                    continue
-                busy[slot] = mark
-                busy_slot[ply] = slot
-                busy_mark[ply] = mark
+            if result != OPEN:
+                entering = False
+                continue
+            mover = _mover(lead, nt, seat)
+            n_moves[ply] = _paranoid_moves(moves, scores, hands, trick_cards, choice, history, ply, seat, mover,
+                                           lead, nt, live, hint, game[ply], options)
+            move_index[ply] = 0
             deferred[ply] = 0
             second_pass[ply] = 0
             probe[ply] = PROBE_NONE
-            hand = hands[ply, mover]
-            if rank_free and nt == CHOOSER:
-                n = _takers_as_moves(choice[ply] & 7, seat, moves[ply])
-            else:
-                n = move_representatives(hand, 0 if options & NO_EQUIVALENCE else live, moves[ply])
-            if relaxed and mover != seat:
-                n = _add_choices(moves, ply, n, seat, mover, lead, nt, trick_cards, hands[ply, seat])
-            if hint >= 0 and hand >> hint & 1 == 0:
-                hint = -1
-            # order best first: the outcome score, then the history of cutoffs,
-            # the table's card first, and among equals cheaper cards first
-            # (every thread alike: with a second thread breaking ties the other
-            # way the threads searched about 12% more nodes); an insertion sort, n <= 16
-            side = ((mover - seat) % 3) * 3 + nt
-            third_hand = hands[ply, (mover + 1) % 3]
-            for i in range(0 if rank_free and nt == CHOOSER else n):
-                code = moves[ply, i]
-                card = code % CHOICE_UNIT
-                score = move_score(
-                    card, mover, seat, nt, trick_cards[ply, 0], trick_cards[ply, 1],
-                    third_hand, hands[ply, seat],
-                ) << 40
-                score += history[side, card]
-                if card == hint:
-                    score += 1 << 50
-                _insert_move(moves, scores, ply, i, code, score - card % 12)
-            n_moves[ply] = n
-            move_index[ply] = 0
         else:
             # the node at ``ply`` is decided: ``result`` (or deferred)
-            if busy_slot[ply] >= 0 and busy[busy_slot[ply]] == busy_mark[ply]:
-                busy[busy_slot[ply]] = 0
-            slot, data = _own_entry(tt, tt_slot, tt_key, ply)
-            if slot >= 0:
-                stats[STAT_TT_STORES] += 1
-                low = _tt_low(data)
-                high = _tt_high(data)
-                if result == TRUE:
-                    low = max(low, needs[ply])
-                else:
-                    high = min(high, needs[ply] - 1)
-                _tt_write(
-                    tt, slot, tt_key[ply, 0], tt_key[ply, 1],
-                    _tt_pack(low, high, _tt_move(data), _work(nodes - entry_nodes[ply])),
-                )
+            _unmark_busy(busy, busy_slot, busy_mark, ply)
+            _tt_store_bound(tt, stats, tt_slot, tt_key, entry_nodes, ply, result, needs[ply], nodes)
             if ply == 0:
                 stats[STAT_NODES] = nodes
                 path[PATH_PAUSED, 0] = 0
                 return result
             ply -= 1
-            rank_free = game[ply] & RANK_FREE
-            mover = _mover(leaders[ply], n_trick[ply], seat)
-            maximizing = mover == seat
-            card = moves[ply, move_index[ply]] % CHOICE_UNIT
-            replay = probe[ply] == PROBING and result != TRUE
-            if probe[ply] == PROBING:
-                counted = STAT_PROBES_FAILED if replay else STAT_PROBES_PROVED
-                stats[counted] += 1
-                stats[counted + 1] += nodes - probe_nodes[ply]
-                probe[ply] = PROBED if replay else PROBE_NONE
-            if replay:
+            if probe[ply] == PROBING and _probe_failed(stats, probe, probe_nodes, ply, result, nodes):
                 entering = True  # no proof in the relaxed game: the same card, in the real one
             else:
+                mover = _mover(leaders[ply], n_trick[ply], seat)
+                maximizing = mover == seat
                 if result == DEFERRED:
                     deferred[ply] |= 1 << move_index[ply]
-                elif (result == TRUE) == maximizing and rank_free and n_trick[ply] == CHOOSER:
-                    continue  # decided; its move is a seat, not a card: nothing to learn
-                elif (result == TRUE) == maximizing:
-                    # cutoff: this card decides the node
-                    stats[
-                        STAT_CUTOFFS + 6 * maximizing + 2 * n_trick[ply] + (move_index[ply] > 0)
-                    ] += 1
-                    if game[ply] == root_game:  # probes leave the order to the game searched
-                        history[((mover - seat) % 3) * 3 + n_trick[ply], card] += 1 + popcount(hands[ply, mover])
-                    slot, data = _own_entry(tt, tt_slot, tt_key, ply)
-                    if slot >= 0:
-                        live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
-                        _tt_write(
-                            tt, slot, tt_key[ply, 0], tt_key[ply, 1],
-                            _tt_pack(_tt_low(data), _tt_high(data), _relative_card(card, live), _tt_worth(data)),
-                        )
+                elif (result == TRUE) == maximizing:  # a cutoff: this move decides the node
+                    if not (game[ply] & RANK_FREE and n_trick[ply] == CHOOSER):  # a seat: nothing to learn
+                        # probes leave the order to the game searched
+                        _learn_cutoff(stats, history, tt, tt_slot, tt_key, hands, moves, move_index, n_trick,
+                                      ply, seat, mover, game[ply] == root_game)
                     continue
                 probe[ply] = PROBE_NONE
-                if not second_pass[ply]:
-                    move_index[ply] += 1
-                    if move_index[ply] >= n_moves[ply]:
-                        second_pass[ply] = 1
-                if second_pass[ply]:
-                    if deferred[ply] == 0:
-                        result = FALSE if maximizing else TRUE
-                        continue
-                    move_index[ply] = bit_index(deferred[ply] & -deferred[ply])
-                    deferred[ply] &= deferred[ply] - 1
+                if not _next_move(move_index, n_moves, deferred, second_pass, ply):
+                    result = FALSE if maximizing else TRUE
+                    continue
                 entering = True
         # play moves[ply, move_index[ply]] into ply + 1
-        lead = leaders[ply]
-        nt = n_trick[ply]
         child = ply + 1
         game[child] = game[ply]
-        if (
-            options & PROBES and game[ply] == 0 and probe[ply] == PROBE_NONE
-            and move_index[ply] > 0 and not second_pass[ply]
-            and (lead + nt) % 3 != seat and popcount(hands[ply, seat]) >= probe_min_cards
-        ):
+        if options & PROBES and _probe_due(probe, move_index, second_pass, hands, ply, seat,
+                                           (leaders[ply] + n_trick[ply]) % 3, game[ply], probe_min_cards):
             probe[ply] = PROBING
             probe_nodes[ply] = nodes
             game[child] = RELAXED
         exclusive[child] = move_index[ply] > 0 and not second_pass[ply]
-        for s in range(3):
-            hands[child, s] = hands[ply, s]
-        if rank_free and nt == CHOOSER:  # the chosen seat takes the trick
-            taker = moves[ply, move_index[ply]]
-            leaders[child] = taker
-            n_trick[child] = 0
-            choice[child] = 0
-            needs[child] = needs[ply] - (choice[ply] >> 3) if taker == seat else needs[ply]
-            ply = child
-            entering = True
-            continue
-        mover = (lead + nt) % 3
-        card = moves[ply, move_index[ply]] % CHOICE_UNIT
-        chosen = moves[ply, move_index[ply]] // CHOICE_UNIT
-        if chosen == 0:
-            chosen = choice[ply]
-        hands[child, mover] ^= 1 << card
-        if nt < 2:
-            leaders[child] = lead
-            n_trick[child] = nt + 1
-            trick_cards[child, 0] = trick_cards[ply, 0]
-            trick_cards[child, 1] = trick_cards[ply, 1]
-            trick_cards[child, nt] = card
-            needs[child] = needs[ply]
-            choice[child] = chosen
-        else:
-            c0 = trick_cards[ply, 0]
-            c1 = trick_cards[ply, 1]
-            winner = (lead + trick_winner(c0, c1, card)) % 3
-            if chosen and winner != seat:
-                winner = (seat + chosen) % 3  # the pair's ranks decided it: its choice
-            points = coin_count(c0) + coin_count(c1) + coin_count(card)
-            takers = contest_takers(lead, c0, c1, card) if rank_free else 0
-            if takers & (takers - 1):  # a choice: its node comes first
-                leaders[child] = lead
-                n_trick[child] = CHOOSER
-                needs[child] = needs[ply]
-                choice[child] = takers | points << 3
-                ply = child
-                entering = True
-                continue
-            choice[child] = 0
-            leaders[child] = winner
-            n_trick[child] = 0
-            needs[child] = needs[ply] - points if winner == seat else needs[ply]
+        _play_move(hands, leaders, n_trick, trick_cards, needs, choice, ply, moves[ply, move_index[ply]], seat,
+                   game[ply] & RANK_FREE)
         ply = child
         entering = True
 
 
-# ----- the max^n (equilibrium) search ---------------------------------------
+# ----- the max^n (equilibrium) search ----------------------------------------------
+#
+# The exact value vector of RULES.md: at every node the mover takes the card
+# that maximises its own points from that node to the end of the hand, then
+# the one that minimises the larger of its opponents' points (from that node
+# on), then the first in index order. Speed-ups, each of which a test turns
+# off (``options``) to check it:
+#
+# - Rank equivalence: cards of one suit in one hand with no live card between
+#   them give the same result, so only the highest of each run is searched
+#   (comparing the highest of two runs orders them as their lowest cards do:
+#   runs of one hand never interleave, so the index-order tie-break is kept).
+# - The transposition table at trick boundaries; an entry holds the exact
+#   vector and the best card.
+# - Shallow pruning. The points left ``T`` are fixed, so once the mover ``q``
+#   of a node is sure of ``L`` points, its parent's mover ``p`` (another seat)
+#   gets at most ``T - L`` there (minus what the trick that led here gives the
+#   others). When that is less than what ``p`` already has, or equal but losing
+#   ``p``'s tie-break for every vector that reaches it, ``p`` never takes this
+#   card and the node is left unfinished. Nothing pruned is returned as exact.
+#   Only nodes inside a trick are pruned: a trick boundary is always finished
+#   and stored (pruning there too saved fewer nodes than the table lost).
+# - A node whose mover already has every point left is finished: its vector
+#   ``(T for the mover, 0, 0)`` cannot change (only which card reaches it).
+# - The root is always searched in full, so the card it picks follows the
+#   tie-break; with ``ALL_CARDS`` every card's result at the root is exact.
 
 # the "searching seat" field of ``relative_key``: 3 marks a max^n entry and
 # keeps every stored key non-zero (an empty slot is all zeros)
@@ -1055,6 +1263,18 @@ ENTRY_NONE, ENTRY_EXACT = 0, 1
 
 # stats slot counting shallow cuts (slots 0-2 as for the paranoid search)
 STAT_PRUNED = 3
+
+# the max^n search's own rows of its ``path`` (``new_maxn_path``), after the
+# common ones: each node's best vector so far and the card that reaches it,
+# and the Coins left
+MAXN_PATH_BEST = PATH_COMMON_ROWS
+MAXN_PATH_BEST_CARD, MAXN_PATH_TOTAL, MAXN_PATH_ROWS = range(MAXN_PATH_BEST + 3, MAXN_PATH_BEST + 6)
+
+
+def new_maxn_path():
+    """The per-ply arrays of a max^n search (``maxn_search``'s ``path``),
+    made once for any number of searches."""
+    return np.zeros((MAXN_PATH_ROWS, MAX_PLY), dtype=np.int64)
 
 
 @njit
@@ -1123,8 +1343,7 @@ def _maxn_move_score(card, n_trick, c0, c1, third_hand):
     """How good ``card`` looks for the mover (max^n): the last card of a
     trick by what the trick gives the mover, the second by whether it wins
     the trick whatever the third player holds (or cannot win it, when a Coin
-    would go to another), a lead by keeping Coins back (on the 9-card suite
-    the second card and the lead ranked so took 4% fewer nodes)."""
+    would go to another), a lead by keeping Coins back."""
     if n_trick == 1:
         winners = possible_winners(c0, card, third_hand)
         if winners == 2:
@@ -1145,22 +1364,71 @@ def _entry(kind, v0, v1, v2, relative_card, worth):
     return v0 | (v1 << 4) | (v2 << 8) | (kind << 12) | ((relative_card + 1) << 16) | (worth << 24)
 
 
+@njit_inline
+def _maxn_tt_probe(tt, table_mask, stats, tt_slot, tt_key, entry_nodes, hands, ply, live, lead, use_exact,
+                   nodes):
+    """Look up the boundary node at ``ply``: True and the entry's vector when
+    the entry is exact and ``use_exact``; else False and the card the entry
+    holds (-1: none), the node keeping the entry, or a new one."""
+    key_a, key_b = relative_key(hands[ply, 0], hands[ply, 1], live, lead, _MAXN_KEY_SEAT)
+    tt_key[ply, 0] = key_a
+    tt_key[ply, 1] = key_b
+    index = _key_index(key_a, key_b, table_mask)
+    slot = _tt_find(tt, key_a, key_b, index, MAXN_BUCKET)
+    hint = -1
+    if slot < 0:
+        slot = _tt_take(tt, index, MAXN_BUCKET, key_a, key_b, _entry(ENTRY_NONE, 0, 0, 0, -1, popcount(live)))
+    else:
+        stats[STAT_TT_HITS] += 1
+        data = tt[slot, 1]
+        if use_exact and (data >> 12) & 3 == ENTRY_EXACT:
+            return True, data & 0xF, (data >> 4) & 0xF, (data >> 8) & 0xF, hint
+        if (data >> 16) & 0xFF:
+            hint = _absolute_card(((data >> 16) & 0xFF) - 1, live)
+    tt_slot[ply] = slot
+    entry_nodes[ply] = nodes
+    return False, 0, 0, 0, hint
+
+
+@njit_inline
+def _maxn_tt_store(tt, stats, tt_slot, tt_key, entry_nodes, hands, ply, v0, v1, v2, card, nodes):
+    """The node at ``ply`` is finished with the vector (v0, v1, v2) by
+    ``card``: its entry, if still its own, holds them and the work it took."""
+    slot = tt_slot[ply]
+    if slot >= 0 and _tt_matches(tt, slot, tt[slot, 1], tt_key[ply, 0], tt_key[ply, 1]):
+        stats[STAT_TT_STORES] += 1
+        live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
+        _tt_write(tt, slot, tt_key[ply, 0], tt_key[ply, 1],
+                  _entry(ENTRY_EXACT, v0, v1, v2, _relative_card(card, live), _work(nodes - entry_nodes[ply])))
+
+
+@njit_inline
+def _maxn_moves(moves, scores, hands, trick_cards, ply, mover, nt, live, hint, options):
+    """Write the node's moves to ``moves[ply]``, likely best first, and return
+    how many: one card of each run of equivalents, by ``_maxn_move_score``,
+    the table's card (``hint``) first, and among equals cheaper cards first
+    (``MAXN_PREFER_HIGH``: dearer ones, a helper thread's order). No history
+    of cutoffs, as the paranoid search keeps: here it saved nothing."""
+    hand = hands[ply, mover]
+    n = move_representatives(hand, 0 if options & MAXN_NO_EQUIVALENCE else live, moves[ply])
+    if hint >= 0 and hand >> hint & 1 == 0:
+        hint = -1
+    third_hand = hands[ply, (mover + 1) % 3]
+    for i in range(n):
+        card = moves[ply, i]
+        score = _maxn_move_score(card, nt, trick_cards[ply, 0], trick_cards[ply, 1], third_hand) << 40
+        if card == hint:
+            score += 1 << 50
+        score += card % 12 if options & MAXN_PREFER_HIGH else -(card % 12)
+        _insert_move(moves, scores, ply, i, card, score)
+    return n
+
+
 @njit
-def maxn_search(
-    hands0,
-    leader0,
-    trick0,
-    n_trick0,
-    tt,
-    stats,
-    max_nodes,
-    stop,
-    options,
-    root_moves,
-    root_results,
-    root_best,
-):
-    """Equilibrium vector of a position (at least one card to play).
+def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_best, stop, max_nodes):
+    """Equilibrium vector of the ``root`` position (``root_array``; at least
+    one card to play), searched on the per-ply arrays of ``path``
+    (``new_maxn_path``).
 
     Returns the number of root cards searched (``root_moves[:n]``, one per run
     of equivalent cards) or ``MAXN_ABORTED`` when the node budget
@@ -1172,27 +1440,24 @@ def maxn_search(
     exact (always, with ``MAXN_ALL_CARDS``). ``stats`` gains nodes, table hits
     and stores, and pruned nodes. Table entries stay valid across calls.
     """
-    hands = np.empty((MAX_PLY, 3), dtype=np.int64)
-    leaders = np.empty(MAX_PLY, dtype=np.int64)
-    n_trick = np.empty(MAX_PLY, dtype=np.int64)
-    trick_cards = np.empty((MAX_PLY, 2), dtype=np.int64)
-    totals = np.empty(MAX_PLY, dtype=np.int64)
-    moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
-    n_moves = np.empty(MAX_PLY, dtype=np.int64)
-    move_index = np.empty(MAX_PLY, dtype=np.int64)
-    tt_slot = np.empty(MAX_PLY, dtype=np.int64)
-    key_a = np.empty(MAX_PLY, dtype=np.int64)
-    key_b = np.empty(MAX_PLY, dtype=np.int64)
-    scores = np.empty(MAX_MOVES, dtype=np.int64)
-    best = np.empty((MAX_PLY, 3), dtype=np.int64)
-    best_card = np.empty(MAX_PLY, dtype=np.int64)
-    entry_nodes = np.empty(MAX_PLY, dtype=np.int64)
+    tt = borrowed(tt)
+    stats = borrowed(stats)
+    path = borrowed(path)
+    root_moves = borrowed(root_moves)
+    root_results = borrowed(root_results)
+    root_best = borrowed(root_best)
+    stop = borrowed(stop)
+    hands, trick_cards, tt_key, moves, leaders, n_trick, n_moves, move_index, tt_slot, entry_nodes, scores = (
+        path_views(path))
+    best = path[MAXN_PATH_BEST : MAXN_PATH_BEST + 3].T
+    best_card = path[MAXN_PATH_BEST_CARD]
+    totals = path[MAXN_PATH_TOTAL]
 
     use_table = not options & MAXN_NO_TABLE
     pruning = not options & MAXN_NO_PRUNING
     prune_from = 1 if pruning and not options & MAXN_ALL_CARDS else 2
 
-    _set_root(hands, leaders, n_trick, trick_cards, hands0, leader0, n_trick0, trick0)
+    _set_root(hands, leaders, n_trick, trick_cards, root)
 
     table_mask = tt.shape[0] - MAXN_BUCKET
     nodes = 0
@@ -1214,13 +1479,8 @@ def maxn_search(
                 return MAXN_ABORTED
             tt_slot[ply] = -1
             h0 = hands[ply, 0]
-            h1 = hands[ply, 1]
-            h2 = hands[ply, 2]
             nt = n_trick[ply]
-            on_table = 0
-            for i in range(nt):
-                on_table |= 1 << trick_cards[ply, i]
-            live = h0 | h1 | h2 | on_table
+            live = live_cards(hands, trick_cards, ply, nt)
             total = popcount(live & COINS_MASK)
             totals[ply] = total
             lead = leaders[ply]
@@ -1234,9 +1494,7 @@ def maxn_search(
                     entering = False
                     continue
                 if nt == 0 and h0 & (h0 - 1) == 0:  # one card each: the last trick
-                    c0 = bit_index(hands[ply, lead])
-                    c1 = bit_index(hands[ply, (lead + 1) % 3])
-                    c2 = bit_index(hands[ply, (lead + 2) % 3])
+                    c0, c1, c2 = last_trick(hands, leaders, ply)
                     winner = (lead + trick_winner(c0, c1, c2)) % 3
                     r0 = total if winner == 0 else 0
                     r1 = total if winner == 1 else 0
@@ -1246,52 +1504,16 @@ def maxn_search(
                     continue
             hint = -1
             if nt == 0 and use_table:
-                ka, kb = relative_key(h0, h1, live, lead, _MAXN_KEY_SEAT)
-                key_a[ply] = ka
-                key_b[ply] = kb
-                index = _key_index(ka, kb, table_mask)
-                slot = _tt_find(tt, ka, kb, index, MAXN_BUCKET)
-                if slot < 0:
-                    # take an empty entry, else the one cheapest to find again (by
-                    # work, as the paranoid search: 2.6% fewer nodes on the 9-card suite)
-                    slot = index
-                    for candidate in range(index + 1, index + MAXN_BUCKET):
-                        if _tt_worth(tt[candidate, 1]) < _tt_worth(tt[slot, 1]):
-                            slot = candidate
-                    _tt_write(tt, slot, ka, kb, _entry(ENTRY_NONE, 0, 0, 0, -1, popcount(live)))
-                else:
-                    stats[STAT_TT_HITS] += 1
-                    data = tt[slot, 1]
-                    if ply > 0 and (data >> 12) & 3 == ENTRY_EXACT:
-                        r0 = data & 0xF
-                        r1 = (data >> 4) & 0xF
-                        r2 = (data >> 8) & 0xF
-                        exact = True
-                        entering = False
-                        continue
-                    if (data >> 16) & 0xFF:
-                        hint = _absolute_card(((data >> 16) & 0xFF) - 1, live)
-                tt_slot[ply] = slot
-                entry_nodes[ply] = nodes
-            hand = hands[ply, mover]
-            n = move_representatives(
-                hand, 0 if options & MAXN_NO_EQUIVALENCE else live, moves[ply]
-            )
-            if hint >= 0 and hand >> hint & 1 == 0:
-                hint = -1
-            # likely best first: the score, the table's card, and among equals
-            # cheaper cards first (a helper thread tries dearer ones); an
-            # insertion sort, n <= 16. A history of best cards, as the paranoid
-            # search keeps, changed the 9-card suite's nodes by under 1%.
-            for i in range(n):
-                card = moves[ply, i]
-                score = _maxn_move_score(
-                    card, nt, trick_cards[ply, 0], trick_cards[ply, 1], hands[ply, (mover + 1) % 3]
-                ) << 40
-                if card == hint:
-                    score += 1 << 50
-                score += card % 12 if options & MAXN_PREFER_HIGH else -(card % 12)
-                _insert_move(moves, scores, ply, i, card, score)
+                stored, v0, v1, v2, hint = _maxn_tt_probe(tt, table_mask, stats, tt_slot, tt_key, entry_nodes,
+                                                          hands, ply, live, lead, ply > 0, nodes)
+                if stored:
+                    r0 = v0
+                    r1 = v1
+                    r2 = v2
+                    exact = True
+                    entering = False
+                    continue
+            n = _maxn_moves(moves, scores, hands, trick_cards, ply, mover, nt, live, hint, options)
             n_moves[ply] = n
             move_index[ply] = 0
             best[ply, 0] = -1
@@ -1368,38 +1590,121 @@ def maxn_search(
                 r1 = best[ply, 1]
                 r2 = best[ply, 2]
                 exact = True
-                slot = tt_slot[ply]
-                if slot >= 0 and _tt_matches(tt, slot, tt[slot, 1], key_a[ply], key_b[ply]):
-                    stats[STAT_TT_STORES] += 1
-                    live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
-                    _tt_write(
-                        tt, slot, key_a[ply], key_b[ply],
-                        _entry(ENTRY_EXACT, r0, r1, r2, _relative_card(best_card[ply], live),
-                               _work(nodes - entry_nodes[ply])),
-                    )
+                _maxn_tt_store(tt, stats, tt_slot, tt_key, entry_nodes, hands, ply, r0, r1, r2, best_card[ply],
+                               nodes)
                 continue
-        # play moves[ply, move_index[ply]] into ply + 1 (the same steps as the paranoid
-        # search: written out in both, as one shared helper measured about 20% slower)
-        lead = leaders[ply]
-        nt = n_trick[ply]
-        mover = (lead + nt) % 3
-        card = moves[ply, move_index[ply]]
-        child = ply + 1
-        for s in range(3):
-            hands[child, s] = hands[ply, s]
-        hands[child, mover] ^= 1 << card
-        if nt < 2:
-            leaders[child] = lead
-            n_trick[child] = nt + 1
-            trick_cards[child, 0] = trick_cards[ply, 0]
-            trick_cards[child, 1] = trick_cards[ply, 1]
-            trick_cards[child, nt] = card
-        else:
-            winner = (lead + trick_winner(trick_cards[ply, 0], trick_cards[ply, 1], card)) % 3
-            leaders[child] = winner
-            n_trick[child] = 0
-        ply = child
+        play_card(hands, leaders, n_trick, trick_cards, ply, moves[ply, move_index[ply]])
+        ply += 1
         entering = True
+
+
+# ----- greedy playouts --------------------------------------------------------------
+#
+# ``analysis.hint`` plays a greedy playout for every card of every sampled
+# deal before its exact solve: compiled, and without the GIL, the playouts of
+# two threads run at once. Random cards (``epsilon``) come from a 64-bit LCG
+# seeded by the caller, so a playout depends only on its arguments, whichever
+# thread runs it. ``analysis.playout`` is the documented face.
+
+# cards from the lowest rank up, index order within a rank
+RANK_FIRST = np.array(sorted(range(48), key=lambda c: (c % RANKS_PER_SUIT, c)), dtype=np.int64)
+_LCG_MUL = 6364136223846793005
+_LCG_ADD = 1442695040888963407
+
+
+def lcg_next(state):
+    """The next state of the playouts' 64-bit LCG. Compiled, int64
+    arithmetic wraps; as plain Python the state is cut to 64 bits (held
+    unsigned: the bits the playouts read, 33 to 63, are the same)."""
+    return (state * _LCG_MUL + _LCG_ADD) & 0xFFFFFFFFFFFFFFFF
+
+
+@overload(lcg_next, jit_options=JIT_OPTIONS)
+def _lcg_next_compiled(state):
+    return lambda state: state * _LCG_MUL + _LCG_ADD
+
+
+@njit
+def _lowest_rank_card(mask):
+    """The card of ``mask`` of the lowest rank (index order among equals); -1 for none."""
+    for card in RANK_FIRST:
+        if mask >> card & 1:
+            return card
+    return -1
+
+
+@njit
+def greedy_card(hand, t0, t1, n):
+    """The greedy heuristic's card (``analysis.playout``) with ``n`` cards
+    ``t0, t1`` on the table."""
+    if n == 2:
+        pot = coin_count(t0) + coin_count(t1)
+        best, best_value, best_rank = -1, -99, 99
+        for card in RANK_FIRST:
+            if not hand >> card & 1:
+                continue
+            coin = coin_count(card)
+            value = pot + coin if trick_winner(t0, t1, card) == 2 else -coin
+            rank = card % 12
+            if value > best_value or (value == best_value and rank < best_rank):
+                best, best_value, best_rank = card, value, rank
+        return best
+    if n == 1 and t0 // 12 == 1:
+        higher = hand & COINS_MASK & ~((2 << t0) - 1)
+        if higher:
+            return bit_index(higher & -higher)
+    others = hand & ~COINS_MASK
+    return _lowest_rank_card(others if others else hand)
+
+
+@njit
+def _random_card(hand, state):
+    """(a card of ``hand`` chosen by the LCG, the next state)."""
+    state = lcg_next(state)
+    pick = (state >> 33) & 0x7FFFFFFF
+    k = pick % popcount(hand)
+    for card in range(48):
+        if hand >> card & 1:
+            if k == 0:
+                return card, state
+            k -= 1
+    return -1, state
+
+
+@njit
+def play_until(h0, h1, h2, leader, t0, t1, n, epsilon, cards_left, seed):
+    """Greedy play (a random card with probability ``epsilon``) until no hand
+    holds more than ``cards_left`` cards; returns the hands, leader, trick
+    cards and count reached, and each seat's points on the way."""
+    hands = np.array([h0, h1, h2], dtype=np.int64)
+    trick = np.array([t0, t1, -1], dtype=np.int64)
+    points = np.zeros(3, dtype=np.int64)
+    state = seed
+    check = True
+    while True:
+        if check and max(popcount(hands[0]), popcount(hands[1]), popcount(hands[2])) <= cards_left:
+            break
+        seat = (leader + n) % 3
+        hand = hands[seat]
+        card = -1
+        if epsilon > 0:
+            state = lcg_next(state)
+            if ((state >> 33) & 0x7FFFFFFF) < epsilon * 2147483648.0:
+                card, state = _random_card(hand, state)
+        if card < 0:
+            card = greedy_card(hand, trick[0], trick[1], n)
+        hands[seat] = hand & ~(1 << card)
+        trick[n] = card
+        n += 1
+        check = n == 3
+        if check:
+            leader = (leader + trick_winner(trick[0], trick[1], trick[2])) % 3
+            points[leader] += coin_count(trick[0]) + coin_count(trick[1]) + coin_count(trick[2])
+            n = 0
+            trick[0] = -1
+            trick[1] = -1
+    return (hands[0], hands[1], hands[2], leader, trick[0], trick[1], n,
+            points[0], points[1], points[2])  # fmt: skip
 
 
 # --- Estimates beyond exact reach: a learned leaf value, a depth-limited max^n search ---

@@ -50,10 +50,6 @@ def rank_of(card):
     return card % RANKS_PER_SUIT
 
 
-def card_bit(card):
-    return 1 << card
-
-
 class Card(int):
     """A card index that prints in RULES.md notation (``str(Card(23)) == "AO"``).
 

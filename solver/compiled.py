@@ -21,25 +21,26 @@ from .position import Position
 from .solve import solve
 from .table import TranspositionTable
 
-# Seconds a cold compile of SOLVE_KERNELS takes on the 2-core development
-# machine; ``python -m benchmarks.solver`` measures it again (its "compile"
-# line): 7.2 s before the relaxed game on a fast day, 10.5 s and 14.2 s
-# after it on slow ones (when searches ran at under half the speed).
+# Seconds a cold compile of KERNELS takes on the 2-core development machine,
+# for the notice; ``python -m benchmarks.solver`` measures it (its "compile"
+# line).
 COMPILE_SECONDS = 10
 
-# The kernels ``solve`` calls from Python; the ones they call are compiled
-# into them and come back from the cache with them.
-SOLVE_KERNELS = (
+# The kernels the packages call from Python (``solve``, the hints' playouts
+# and the estimates); the ones they call are compiled into them and come back
+# from the cache with them.
+KERNELS = (
     _kernels.paranoid_search, _kernels.maxn_search, _kernels.representative_of,
-    _kernels.move_entries, _kernels.move_score, _kernels.estimate_search,
+    _kernels.move_entries, _kernels.move_score, _kernels.play_until, _kernels.greedy_card,
+    _kernels.estimate_search,
 )
 
-# A small position whose solve goes through every kernel (values, card values, line).
+# A small position whose solve goes through every search kernel (values, card values, line).
 _WARM_UP_POSITION = "7...2 K.3.. J.6.. 0 - 0,1,0"
 _SMALLEST_MB = 1 / 2048  # a table of 32 slots, to compile ``move_entries`` on
 
 
-def is_compiled(kernels=SOLVE_KERNELS) -> bool:
+def is_compiled(kernels=KERNELS) -> bool:
     """True when no kernel in ``kernels`` will compile on its next call.
 
     That is, each one is compiled in this process already or has a cache
@@ -75,6 +76,10 @@ def warm_up() -> float:
     solve(_WARM_UP_POSITION, mode="both")
     search_card_results(Position.parse(_WARM_UP_POSITION), 1)
     TranspositionTable(_SMALLEST_MB, grow_to=2 * _SMALLEST_MB).grow(_kernels.PARANOID_BUCKET)
+    # the playouts, with the argument types ``analysis.playout`` passes
+    hands = Position.parse(_WARM_UP_POSITION).hands
+    _kernels.play_until(*hands, 0, -1, -1, 0, 0.5, 0, 1)
+    _kernels.greedy_card(hands[0], -1, -1, 0)
     _warm = True
     return time.perf_counter() - start
 

@@ -19,10 +19,10 @@ from . import _kernels as k
 from . import checks
 from .cards import SUIT_MASKS, Card, cards_in
 from .errors import CoinsError
+from .policy import SearchPolicy, checked_policy
 from .position import Position
 from .table import TranspositionTable, shared_table
 from .threads import DEFAULT_THREADS, BudgetExhausted, per_thread_counters, run_searches
-
 
 
 class MaxnTable(TranspositionTable):
@@ -34,9 +34,8 @@ class MaxnTable(TranspositionTable):
 
 def maxn_table_megabytes(cards_per_hand: int) -> int:
     """A max^n table size that suits a search: 16 MiB at 6 cards a hand, 64 at
-    8, 128 at 9, 256 from 10 on. The 9-card suite's searches fill 64 MiB: with
-    128 they took 26% fewer nodes (its slowest 7.4 s against 17.9 s), while
-    at 7 cards a larger table only costs the time to touch its pages."""
+    8, 128 at 9, 256 from 10 on. Large searches fill a smaller table and lose
+    entries; small ones would only pay for touching a larger one's pages."""
     return min(256, max(4, 2**cards_per_hand // 4))
 
 
@@ -94,6 +93,7 @@ class _MaxnSearch:
         self.options = options
         self.threads = threads
         self.stats = per_thread_counters(threads, 4)
+        self.paths = [k.new_maxn_path() for _ in range(threads)]
         self.roots = [
             (
                 np.zeros(k.MAX_MOVES, dtype=np.int64),
@@ -110,17 +110,14 @@ class _MaxnSearch:
 
     def run(self, position: Position, all_cards: bool) -> int:
         """Search ``position`` (not over); returns how many root cards were searched."""
-        hands = np.array(position.hands, dtype=np.int64)
-        trick = np.full(2, -1, dtype=np.int64)
-        trick[: len(position.trick)] = position.trick
+        root = k.root_array(position.hands, position.leader, position.trick)
         options = self.options | (k.MAXN_ALL_CARDS if all_cards else 0)
 
         def search(thread: int, budget: int, stop: np.ndarray) -> int:
             moves, results, best = self.roots[thread]
             n = k.maxn_search(
-                hands, position.leader, trick, len(position.trick), self.table.slots,
-                self.stats[thread], budget, stop,
-                options | (k.MAXN_PREFER_HIGH if thread % 2 else 0), moves, results, best,
+                root, options | (k.MAXN_PREFER_HIGH if thread % 2 else 0), self.table.slots,
+                self.stats[thread], self.paths[thread], moves, results, best, stop, budget,
             )  # fmt: skip
             if n != k.MAXN_ABORTED:
                 stop[0] = 1
@@ -147,10 +144,8 @@ def solve_maxn(
     line: bool = True,
     *,
     table: MaxnTable | None = None,
-    use_table: bool = True,
-    equivalence: bool = True,
-    pruning: bool = True,
     threads: int = DEFAULT_THREADS,
+    policy: SearchPolicy | None = None,
 ) -> MaxnResult:
     """Solve ``position`` open-handed for the equilibrium (max^n) values of RULES.md.
 
@@ -160,10 +155,10 @@ def solve_maxn(
     and ``time_limit`` (seconds) bound the work; when either runs out the
     result is not exact and holds only what was finished. ``table`` lends a
     transposition table of your own size (default: a shared one sized for the
-    position, ``maxn_table_megabytes``);
-    ``use_table``, ``equivalence`` and ``pruning`` turn those speed-ups off,
-    for tests and measurements; ``threads`` runs each search on that many
-    threads at once.
+    position, ``maxn_table_megabytes``); ``threads`` runs each search on
+    that many threads at once; ``policy`` (``solver.policy.SearchPolicy``)
+    can turn the table, card equivalence and pruning off, for tests and
+    measurements.
     """
     if isinstance(position, str):
         position = Position.parse(position)
@@ -175,10 +170,11 @@ def solve_maxn(
     threads = checks.whole_number(threads, "threads")
     start = time.perf_counter()
     deadline = start + time_limit if time_limit is not None else None
+    policy = checked_policy(policy)
     options = (
-        (0 if use_table else k.MAXN_NO_TABLE)
-        | (0 if equivalence else k.MAXN_NO_EQUIVALENCE)
-        | (0 if pruning else k.MAXN_NO_PRUNING)
+        (0 if policy.use_table else k.MAXN_NO_TABLE)
+        | (0 if policy.rank_equivalence else k.MAXN_NO_EQUIVALENCE)
+        | (0 if policy.maxn_pruning else k.MAXN_NO_PRUNING)
     )
     if table is None:
         table = shared_table(MaxnTable, maxn_table_megabytes(position.cards_per_hand))

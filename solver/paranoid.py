@@ -4,7 +4,9 @@ A seat's guaranteed value is the most points it can be sure to win from a
 position to the end of the hand when the other two play together against it
 (RULES.md). ``solve_paranoid`` finds it for the seats asked, every card's
 value for the seat to move, the optimal cards and one optimal line; the
-public ``solve`` (``solve.py``) validates its input and calls it.
+public ``solve`` (``solve.py``) validates its input and calls it. Which
+games each test plays, and how a budget is shared, follow the
+``SearchPolicy`` (``policy.py``) the search is given.
 """
 
 from __future__ import annotations
@@ -18,136 +20,15 @@ import numpy as np
 
 from . import _kernels as k
 from .cards import SEATS, Card
+from .policy import DEFAULT_POLICY, SearchPolicy
 from .position import Position
 from .table import TranspositionTable, grown_table_megabytes, shared_table
 from .threads import BudgetExhausted, nothing_left, per_thread_counters, run_searches
-
-BUSY_SLOTS = 1 << 16  # nodes being searched, marked for the other threads
-# The relaxed game is tried before the exact search for the first point only:
-# there proofs are dearest against denials. Tried for every need, the full deals in runs
-# (values up to 4; the relaxed tests of the second to fourth points cost
-# more than they saved) took 121 s in all against 62 s; for the first point
-# only, 66 s (two threads).
-RELAXED_MAX_NEED = 1
-# ... in full deals (from this many cards a hand), where every thread plays
-# it before the exact search, sharing its ``busy`` marks, and all start on the
-# exact search if it has no proof. Two threads, full deal #3 of the suite,
-# seat 1 sure of 1 point: 203 s against 415 s with one relaxed thread beside
-# one exact one (1.29 against 3.17 billion nodes). The cost is in the
-# denials, where the relaxed game has no proof: 39 s against 24 s and 5.7 s
-# against 4.2 s (two seats worth 0 of full deal #2); the full deals in runs
-# took 62 s in all against 60 s. In smaller endings probes (below) do better.
-RELAXED_MIN_CARDS = 16
-# From this many cards a hand, and below full deals, the exact search probes
-# the pair's cards (``k.PROBES``): at the pair's nodes where the seat holds at
-# least ``PROBE_MIN_CARDS``, each card after the first is searched in the
-# relaxed game first, whose proof that the card loses is a real one. A
-# denial's cost is mostly the pair's wrong cards, each refuted by a proof (in
-# 12-card ending #10 half the nodes went on wrong cards at one node, the
-# pair's first answer in the first trick), and relaxed proofs are several
-# times smaller. The 12-card endings, two threads, the run of median time of
-# three: median 1.40 s against 2.06 s, 18 of 20 exact against 16 (geometric
-# mean of the node ratios 0.80), the relaxed game no longer played before the
-# exact search (beside probes it cost more than it saved: one thread, median
-# 2.69 s without probes, 3.47 s with both, 2.18 s with probes alone); 14
-# cards, 6 of 10 exact against 5. One thread, the 10-card endings took 0.61
-# times the nodes in all but the cheap ones more (geometric mean 1.01), so
-# not below 12 cards. In full deals the relaxed game before the exact search
-# stays, and probes beside it did not pay: 7 of 30 seats exact against 6,
-# intervals 65 points wide in all against 66 (within the scatter), the deals
-# in runs a median of 8.9 s against 6.6 s.
-PROBES_MIN_CARDS = 12
-# ... at nodes where the seat holds this many cards or more: 5 to 8 searched
-# about as many nodes in all at 10 and 12 cards (one thread), 9 more
-PROBE_MIN_CARDS = 7
-# From this many cards a hand a test is also tried in the
-# rank-free game (``k.RANK_FREE``), where every trick that two or more cards
-# of Cups, Swords or Clubs decide goes to whichever seat that played them the
-# searching seat chooses: if the seat cannot be sure of the points there, it
-# cannot in the real game. Only Coins keep their ranks, so its positions are
-# far fewer. The try gets at most ``RANK_FREE_NODES`` (both threads), and
-# comes only once a test has searched ``RANK_FREE_AFTER_NODES`` without an
-# answer (the search then goes on exactly where it stopped), so that the
-# tests the real game answers quickly do not pay for it. More would find no
-# other denials: alone, one thread, up to 270 million nodes, it denied the
-# first point to 2 of the suite's 30 full-deal seats (4.7 and 25.5 million
-# nodes) and the second to 4 (0.7-54.2 million), and no others within that.
-# From 14 cards rather than 16: on two threads 7 of the suite's 10 14-card
-# endings exact against 6 (one denial found, two others dearer); below, it
-# denies mostly what the real game denies cheaply.
-RANK_FREE_MIN_CARDS = 14
-RANK_FREE_NODES = 1 << 26
-RANK_FREE_AFTER_NODES = 1 << 25
-# ... and only for the first two points, where its denials were found: tried
-# for every need, the full deals in runs spent it on the proofs of their
-# seats worth 3 or more (two tries of 67 million nodes each, in vain, on
-# one deal's seat worth 4).
-RANK_FREE_MAX_NEED = 2
-# The tests from the top (``lower_ceiling``), which expect a denial, try it
-# at any need, with this many nodes: alone (one thread) it denied the
-# ceiling the benchmark's full deals were left at to 7 seats whose ceiling
-# is 3 or 4 points, in 1.6-172 million nodes. On the 10 full deals, 120 s
-# each, two threads, one machine: intervals 52 points wide in all against
-# 61, with 2^26 nodes 57, with 2^28 53.
-CEILING_RANK_FREE_NODES = 1 << 27
-# A test of the second point tries the first point in the rank-free game
-# before its own, with this many nodes of the first point's try (whose own
-# test, if asked later, goes on with the rest): its denial settles the value
-# at 0 and came cheaper where both were found, 4.7 and 25.5 million nodes
-# against 6.2 and 54.2 million (one thread).
-FIRST_POINT_NODES = 1 << 25
-# Under a budget the seats take turns (``_in_turns``), and this share of a
-# seat's turn goes on its usual tests before the upper-bound tests from the
-# top. On the 10 full deals, 20 s each, two threads, the proven intervals were
-# 349 points wide in all when the seats took the budget one after another
-# (nothing proven), 82 with turns and a quarter, 78 with a tenth (runs scatter
-# by a few points); at 14 cards a quarter and a half proved the same 6 of 10.
-VALUE_SHARE = 1 / 4
-# In full deals a seat's tests start at the first point, the only one the
-# relaxed game proves (alone, one thread, it proves seat 0 of the suite's
-# first deal sure of a point in 134 million nodes), and get half of its turn:
-# on the 10 full deals, 120 s each, two threads, 3 seats proven sure of a
-# point (none before), 7 of 30 exact as before, intervals 60 points wide in
-# all against 59 (starting at 1 with a quarter of the turn: none, 61).
-FULL_DEAL_CARDS = 16
-FULL_DEAL_VALUE_SHARE = 1 / 2
-# Without a budget the seats are solved one after another, the quickest way
-# to a value that takes no long proof; a solve not finished within this many
-# nodes (about 4 s on two threads) goes on in rounds of turns, each with four
-# times the nodes of the one before (``_in_order_then_rounds``), so that a
-# long solve (a full deal can take hours) stopped by Ctrl-C has bounds for
-# every seat. The turns' tests from the top prove a 0 cheaply where the usual
-# tests do not: stopped at 30 s, the 14-card endings took a median 14.6 s
-# against 22.0 s with 2^28 nodes in order, and the unfinished ones were
-# left at 0-1 and 0-2 points rather than 0-11 and 0-12; stopped at 120 s,
-# the 10 full deals left 7 of 30 seats exact and intervals 54 points wide
-# in all, against 6 and 60 (two threads, runs alternated; single deals
-# moved by up to 3 points either way).
-ORDERED_NODES = 1 << 26
-# A search in a table that may grow (``TranspositionTable.grow_to``) stops
-# every this many nodes (1-2 s) to see whether the table is overfull, grows it
-# if so, and goes on exactly where it stopped (``paranoid_search``'s
-# ``path``), so the stops change nothing it searches. Starting again from the
-# root instead, as it once did, sent searches another way: a 14-card ending
-# in a 64 MiB table stopped every 2^22 nodes took 3.4 billion nodes against
-# 297 million. Growing early matters: stopping after 2^25, 2^26, 2^27 ...
-# nodes instead (the table grew later) saved no nodes on two heavy searches.
-GROWTH_CHECK_NODES = 1 << 25
-# ... but not when the growth (``TranspositionTable.growth_seconds``) could
-# outlast the time left: a full deal's table grew from 2 to 4 GiB 118.6 s into
-# a 120 s solve, whose answer came 9 s late. The search goes on in the full
-# table, replacing entries.
-GROWTH_TIME_MARGIN = 2
 
 
 def _at_most(nodes: int | None, cap: int) -> int:
     """A node budget (None: no limit) cut to ``cap``."""
     return cap if nodes is None else min(nodes, cap)
-
-
-def _full_deal(position: Position) -> bool:
-    """Is it a full deal, whose tests start lower and get more of a turn?"""
-    return position.cards_per_hand >= FULL_DEAL_CARDS
 
 
 def _seat_key(position: Position, seat: int) -> tuple:
@@ -169,7 +50,7 @@ class _PausedTest:
     unfinished test again from the root."""
 
     relaxing: bool  # the relaxed game is still being played (by every thread)
-    probes: int  # the option bits of the exact search's probes (``k.probe_options``), or 0
+    probes: int  # the exact search's option bit for probes (``k.PROBES``), or 0
     rank_free_due: bool  # the rank-free game is still to be tried
     nodes_before_rank_free: int  # left to the other games before that try
     rank_free_nodes: int  # left to that try
@@ -194,12 +75,9 @@ class ParanoidSearch:
     shared table and ``busy`` marks, and the first to answer stops the
     others. Each leaves to the others the nodes they are busy with and comes
     back to them last (ABDADA), so they share out the tree instead of racing
-    through it. Measured on eight 12-card endings, 2 threads: 16-19 s in all
-    against 28 s on one thread, and 21-22 s when the second thread only
-    broke ties the other way (lazy SMP). From 12 cards a hand the exact
-    search probes the pair's cards in the relaxed game, and in full deals
-    every thread first plays the relaxed game alone (``wins_at_least``;
-    ``relaxed=False``: neither).
+    through it. ``policy`` says which games the tests play and when
+    (``wins_at_least``); ``game`` (``k.RELAXED`` or ``k.RANK_FREE``) plays
+    that game alone instead of the real one, for tests of those games.
     """
 
     def __init__(
@@ -207,17 +85,19 @@ class ParanoidSearch:
         table: TranspositionTable,
         max_nodes: int | None,
         deadline: float | None,
-        options: int = 0,
         threads: int = 1,
         progress: Callable[[str], None] | None = None,
-        relaxed: bool = True,
+        policy: SearchPolicy = DEFAULT_POLICY,
+        game: int = 0,
     ):
         self.table = table
-        self.relaxed = relaxed
+        self.policy = policy
         self.progress = progress
         self.max_nodes = max_nodes
         self.deadline = deadline
-        self.options = options
+        self.options = game | (0 if policy.use_table else k.NO_TABLE) | (
+            0 if policy.rank_equivalence else k.NO_EQUIVALENCE)
+        self.knobs = k.paranoid_knobs(policy.busy_min_cards, policy.probe_node_min_cards)
         self.threads = threads
         # each thread learns its own history: one shared by both cores cost more
         # in cache traffic than it saved in nodes
@@ -225,7 +105,7 @@ class ParanoidSearch:
         self.rank_free_histories = [np.zeros((9, 48), dtype=np.int64) for _ in range(threads)]
         self.stats = per_thread_counters(threads, k.STAT_SIZE)
         # the nodes each thread is searching, so that the others defer them
-        self.busy = np.zeros(BUSY_SLOTS if threads > 1 else 1, dtype=np.int64)
+        self.busy = np.zeros(policy.busy_slots if threads > 1 else 1, dtype=np.int64)
         # the tests a budget stopped, by ``_test_key``: each goes on where it
         # stopped when asked again
         self.paused: dict[tuple, _PausedTest] = {}
@@ -269,16 +149,16 @@ class ParanoidSearch:
         The relaxed game (``k.RELAXED``: the pair chooses which of its seats
         takes a trick its own two cards decide) is one where the seat can do
         no better than in the real one but a proof is several times smaller.
-        From ``PROBES_MIN_CARDS`` a hand the exact search probes the pair's
-        cards there (``k.PROBES``); in full deals (``RELAXED_MIN_CARDS``)
-        every thread first plays it alone for the first point
-        (``RELAXED_MAX_NEED``): a proof there answers, and without one all
-        start on the exact search. From ``RANK_FREE_MIN_CARDS`` a hand, a test they
-        have not answered within ``RANK_FREE_AFTER_NODES`` is tried in the
-        rank-free game (``_rank_free_denies``; a test of a higher point
-        tries the first point there first), up to ``RANK_FREE_MAX_NEED``
-        points, or at any need for a test of the ``ceiling``
-        (``lower_ceiling``, with ``CEILING_RANK_FREE_NODES``). A test the budget
+        From ``policy.probing_min_cards`` a hand the exact search probes the
+        pair's cards there (``k.PROBES``); from
+        ``policy.relaxed_first_min_cards`` (full deals) every thread first
+        plays it alone for the first point (``relaxed_first_max_need``): a
+        proof there answers, and without one all start on the exact search.
+        From ``policy.rank_free_min_cards`` a hand, a test they have not
+        answered within ``rank_free_after_nodes`` is tried in the rank-free
+        game (``_rank_free_denies``; a test of a higher point tries the first
+        point there first), up to ``rank_free_max_need`` points, or at any
+        need for a test of the ``ceiling`` (``lower_ceiling``). A test the budget
         stops is paused (``_PausedTest``): asked again, it goes on. What the
         tests answer is kept (``proven``): a test they already answer is not
         searched again.
@@ -286,9 +166,7 @@ class ParanoidSearch:
         low, high = self.proven.setdefault(_seat_key(position, seat), [0, position.coins_left])
         if need <= low or need > high:
             return need <= low
-        trick = np.full(2, -1, dtype=np.int64)
-        trick[: len(position.trick)] = position.trick
-        hands = np.array(position.hands, dtype=np.int64)
+        root = k.root_array(position.hands, position.leader, position.trick)
         test = self._paused_test(position, seat, need, ceiling)
         self.busy[:] = 0  # marks left by searches that were stopped
 
@@ -297,9 +175,8 @@ class ParanoidSearch:
             # the rank-free game learns an order of its own
             histories = self.rank_free_histories if options & k.RANK_FREE else self.histories
             return k.paranoid_search(
-                seat, need, hands, position.leader, trick, len(position.trick),
-                self.table.slots, histories[thread], self.stats[thread],
-                budget, stop, options, busy, k.BUSY_MIN_CARDS, thread, path,
+                root, seat, need, options, self.knobs, self.table.slots, histories[thread],
+                self.stats[thread], busy, thread, path, stop, budget,
             )  # fmt: skip
 
         def run(thread: int, budget: int, stop: np.ndarray) -> int:
@@ -325,7 +202,7 @@ class ParanoidSearch:
             growing = self.table.can_grow and not self.options & k.NO_TABLE
             budget = self.nodes_left
             if growing:  # stop now and then to see whether the table is full
-                budget = _at_most(budget, GROWTH_CHECK_NODES)
+                budget = _at_most(budget, self.policy.growth_check_nodes)
             if test.rank_free_due:  # and once to try the rank-free game
                 budget = _at_most(budget, test.nodes_before_rank_free)
             written, nodes, relaxing = self._entries_written(), self.nodes, test.relaxing
@@ -364,12 +241,14 @@ class ParanoidSearch:
         return holds
 
     def _first_point_denied(self, position: Position, seat: int, search: Callable) -> bool:
-        """Does the first point's rank-free try (``FIRST_POINT_NODES`` of it)
-        deny it? Then the seat is sure of nothing."""
+        """Does the first point's rank-free try (``first_point_rank_free_nodes``
+        of it) deny it? Then the seat is sure of nothing."""
         if self.proven[_seat_key(position, seat)][0] >= 1:
             return False
         test = self._paused_test(position, seat, 1)
-        share = FIRST_POINT_NODES - (RANK_FREE_NODES - test.rank_free_nodes)  # what it has not spent
+        policy = self.policy
+        spent = policy.rank_free_nodes - test.rank_free_nodes
+        share = policy.first_point_rank_free_nodes - spent
         if not test.rank_free_due or share < self.threads:
             return False
         denied = self._rank_free_denies(test, lambda *args: search(*args, need=1), share)
@@ -382,27 +261,28 @@ class ParanoidSearch:
         # in full deals every thread plays the relaxed game first (not when
         # the seat plays to the pair's two cards: the relaxed search gives the
         # pair its choice with its second card, which is then already down);
-        # in smaller endings from PROBES_MIN_CARDS the exact search probes
+        # in smaller endings the exact search probes
+        policy = self.policy
         cards = position.cards_per_hand
         relaxing = (
-            self.relaxed
-            and need <= RELAXED_MAX_NEED
-            and cards >= RELAXED_MIN_CARDS
+            policy.relaxed_game
+            and need <= policy.relaxed_first_max_need
+            and cards >= policy.relaxed_first_min_cards
             and not (len(position.trick) == 2 and position.to_move == seat)
         )
-        probing = self.relaxed and PROBES_MIN_CARDS <= cards < RELAXED_MIN_CARDS
+        probing = policy.relaxed_game and policy.probing_min_cards <= cards < policy.relaxed_first_min_cards
         return _PausedTest(
             relaxing=relaxing,
-            probes=k.probe_options(PROBE_MIN_CARDS) if probing else 0,
-            rank_free_due=position.cards_per_hand >= RANK_FREE_MIN_CARDS and (ceiling or need <= RANK_FREE_MAX_NEED),
-            nodes_before_rank_free=RANK_FREE_AFTER_NODES,
-            rank_free_nodes=CEILING_RANK_FREE_NODES if ceiling else RANK_FREE_NODES,
+            probes=k.PROBES if probing else 0,
+            rank_free_due=cards >= policy.rank_free_min_cards and (ceiling or need <= policy.rank_free_max_need),
+            nodes_before_rank_free=policy.rank_free_after_nodes,
+            rank_free_nodes=policy.ceiling_rank_free_nodes if ceiling else policy.rank_free_nodes,
             threads=self.threads,
         )
 
     def _rank_free_denies(self, test: _PausedTest, search: Callable, share: int | None = None) -> bool:
-        """Does the rank-free game (``k.RANK_FREE``) show, within
-        ``RANK_FREE_NODES``, that the seat cannot be sure of the test's points?
+        """Does the rank-free game (``k.RANK_FREE``) show, within the test's
+        allowance, that the seat cannot be sure of the test's points?
         A budget running out pauses the try with its test; so does ``share``
         (at most that many of the try's nodes), the rest of the try staying due."""
         allowance = test.rank_free_nodes if share is None else min(share, test.rank_free_nodes)
@@ -430,7 +310,7 @@ class ParanoidSearch:
     def _time_to_grow(self) -> bool:
         """Would the table's growth end well before the deadline, if any?"""
         return self.deadline is None or (
-            time.perf_counter() + GROWTH_TIME_MARGIN * self.table.growth_seconds < self.deadline
+            time.perf_counter() + self.policy.growth_time_margin * self.table.growth_seconds < self.deadline
         )
 
     def _entries_written(self) -> int:
@@ -488,13 +368,11 @@ class ParanoidSearch:
     def value(self, position: Position, seat: int, bounds: list[int]) -> int:
         """Narrow ``bounds`` ([low, high], updated in place) to the exact value.
 
-        Tests step up or down from 2 points, or from 1 in full deals
-        (``FULL_DEAL_CARDS``). Most guaranteed values are 0-2; starting at 2
-        searched fewer nodes in all than stepping up from 1 on 9- and 10-card
-        sets (at 12 cards it saves on positions worth 1 or more and costs on
-        those worth 0).
+        Tests step up or down from 2 points, where most guaranteed values
+        lie, or from 1 in full deals, where only the first point's proof is
+        within reach.
         """
-        need = 1 if _full_deal(position) else 2
+        need = 1 if position.is_full_deal else 2
         while bounds[0] < bounds[1]:
             need = min(max(need, bounds[0] + 1), bounds[1])
             need += 1 if self._test(position, seat, bounds, need) else -1
@@ -603,9 +481,10 @@ def _in_order_then_rounds(
     search: ParanoidSearch, position: Position, seats: tuple[int, ...], work: list
 ) -> None:
     """Without a budget: the seats one after another, and if that has not
-    finished within ``ORDERED_NODES``, rounds of turns (``_in_turns``), each
-    with four times the nodes of the last, until every seat is exact."""
-    narrow, nodes = _in_order, ORDERED_NODES
+    finished within ``policy.ordered_nodes``, rounds of turns (``_in_turns``),
+    each with four times the nodes of the last, until every seat is exact
+    (so that a long solve stopped by Ctrl-C has bounds for every seat)."""
+    narrow, nodes = _in_order, search.policy.ordered_nodes
     while any(work[seat][0] < work[seat][1] for seat in seats):
         with search.allowance(nodes):
             try:
@@ -642,7 +521,8 @@ def _turn(search: ParanoidSearch, position: Position, seat: int, bounds: list[in
     if they run out, upper-bound tests from the top, which in full deals
     prove a low ceiling (or the value) where the usual first test is out of
     reach."""
-    share = FULL_DEAL_VALUE_SHARE if _full_deal(position) else VALUE_SHARE
+    policy = search.policy
+    share = policy.full_deal_value_share if position.is_full_deal else policy.value_share
     _within(search, share, search.value, position, seat, bounds)
     search.lower_ceiling(position, seat, bounds)
 
@@ -706,10 +586,8 @@ def _optimal_line(search: ParanoidSearch, position: Position, seat: int, value: 
 def outcome_order(position: Position, seat: int) -> list[Card]:
     """The mover's cards, most promising first by the search's own score of
     a card's outcome for the trick (no history, so every run finds the same
-    line), cheaper cards first among equals. A card that fails costs a whole
-    proof: lines in index order took 45.0 million nodes on four 12-card
-    endings (more than the values on two of them) and 9.1 million on ten
-    10-card ones, in this order 14.3 and 1.7 million."""
+    line), cheaper cards first among equals: each card that fails costs a
+    whole proof."""
     mover = position.to_move
     trick = list(position.trick) + [-1, -1]
     third_hand = position.hands[(mover + 1) % SEATS]

@@ -107,6 +107,11 @@ class Position:
         return popcount(self.hands[self.to_move])
 
     @property
+    def is_full_deal(self) -> bool:
+        """Does the seat to move hold a full hand (a deal, its first trick perhaps begun)?"""
+        return self.cards_per_hand == HAND_SIZE
+
+    @property
     def coins_left(self) -> int:
         """Coins still to be won: in the hands and on the table."""
         live = self.hands[0] | self.hands[1] | self.hands[2] | self.trick_mask

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .cards import COINS, DECK_SIZE, SEATS, Card, Cards, rank_of, suit_of
+from .cards import COINS, DECK_SIZE, SEATS, Cards, rank_of, suit_of
 
 
 def beats(suit_a: int, suit_b: int) -> bool:
@@ -65,5 +65,3 @@ def first_leader(dealer: int) -> int:
     return left_of(dealer)
 
 
-def describe_trick(trick: Sequence[int]) -> str:
-    return " ".join(str(Card(c)) for c in trick)

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _kernels as k
 from . import checks
 from .cards import SEATS, Card
 from .errors import CoinsError, SolveInterrupted
 from .maxn import MaxnTable, solve_maxn
 from .paranoid import ParanoidSearch, default_table, solve_paranoid
+from .policy import SearchPolicy, checked_policy
 from .position import Position
 from .table import TranspositionTable
 from .threads import DEFAULT_THREADS
@@ -96,11 +96,9 @@ def solve(
     line: bool = True,
     table: TranspositionTable | None = None,
     maxn_table: MaxnTable | None = None,
-    use_table: bool = True,
-    equivalence: bool = True,
-    relaxed: bool = True,
     threads: int = DEFAULT_THREADS,
     progress: Callable[[str], None] | None = None,
+    policy: SearchPolicy | None = None,
 ) -> SolveResult:
     """Solve ``position`` open-handed.
 
@@ -115,10 +113,10 @@ def solve(
     proven instead of a guess (the seats asked take turns at the budget, so
     each gets its share: see ``paranoid.solve_paranoid``). ``table`` / ``maxn_table`` lend transposition
     tables of your own size (default: shared tables made on first use, the
-    paranoid one sized for the position);
-    ``use_table``, ``equivalence`` and ``relaxed`` (the paranoid search's
-    use of the relaxed game: probes and first tries) turn those speed-ups off, for tests and
-    measurements; ``threads`` runs each search on that many threads at once.
+    paranoid one sized for the position); ``threads`` runs each search on
+    that many threads at once; ``policy`` (``solver.policy.SearchPolicy``)
+    sets the searches' tuning constants and can turn speed-ups off, for tests
+    and measurements.
     ``progress``, if given, is called with a line of text each time the search
     starts a new question (for a status line during a long solve). Ctrl-C
     (KeyboardInterrupt) stops the search and raises ``SolveInterrupted``,
@@ -133,15 +131,14 @@ def solve(
         raise CoinsError(f'mode "{mode}" is not a mode: use paranoid, maxn or both')
     max_nodes, time_limit = checks.node_limit(max_nodes), checks.time_limit(time_limit)
     threads = checks.whole_number(threads, "threads")
+    policy = checked_policy(policy)
     start = time.perf_counter()
     deadline = start + time_limit if time_limit is not None else None
     result = SolveResult(position, mode)
 
     if mode in ("paranoid", "both"):
-        options = (0 if use_table else k.NO_TABLE) | (0 if equivalence else k.NO_EQUIVALENCE)
         search = ParanoidSearch(
-            table or default_table(position), max_nodes, deadline, options, threads, progress,
-            relaxed,
+            table or default_table(position), max_nodes, deadline, threads, progress, policy
         )
         answer = solve_paranoid(search, position, seats, card_values, line)
         result.guaranteed, result.bounds = answer.guaranteed, answer.bounds
@@ -164,7 +161,7 @@ def solve(
                     progress("the equilibrium (max^n)")
                 maxn = solve_maxn(
                     position, left_nodes, left_time, card_values, line,
-                    table=maxn_table, use_table=use_table, equivalence=equivalence, threads=threads,
+                    table=maxn_table, threads=threads, policy=policy,
                 )  # fmt: skip
             except KeyboardInterrupt:
                 result.exact = False

@@ -5,11 +5,8 @@ A slot is 16 bytes: ``_kernels.relative_key`` names a position exactly in
 one word holds the 24-bit half of the key with a 32-bit data word, and the
 other the 60-bit half XOR that word. The table is a power of two of slots
 and the searches probe four slots from a multiple of four: one 64-byte cache
-line. Against 32-byte slots (three words and a spare) probed two at a time
-by the paranoid search and four by max^n: 3-5% fewer nodes and less time on
-the heaviest 12- and 14-card searches, and 10-16% less time on the 8- and
-9-card max^n suites. What the data word means
-is the searching kernel's business (bounds for the paranoid search, a value
+line, which holds more entries per memory access than wider slots did. What
+the data word means is the searching kernel's business (bounds for the paranoid search, a value
 vector for max^n: their keys never collide, since the key names the
 searching seat, or 3 for max^n). The memory is asked for
 on huge pages where the system allows it: the searches probe the table at
@@ -24,7 +21,8 @@ import time
 
 import numpy as np
 
-from ._kernels import _SHORTER_CODES, move_entries
+from ._kernels import move_entries
+from .cards import HAND_SIZE
 from .errors import OptionError
 from .threads import on_threads
 
@@ -32,10 +30,12 @@ SLOT_WORDS = 2
 SLOT_BYTES = SLOT_WORDS * 8
 # the most a table grows to (``grown_table_megabytes``): an ending's, a full deal's
 GROWN_MB, DEAL_GROWN_MB = 512, 4096
-DEAL_CARDS = 15  # cards a hand from which a position counts as a full deal
+# from this many cards a hand a table may grow as far as a full deal's: a full
+# deal's searches, or one trick into one
+DEAL_GROWTH_MIN_CARDS = HAND_SIZE - 1
 # Seconds a growth takes per MiB of the new table, until a growth is timed:
-# the most measured, in a virtual machine whose memory is backed as it is
-# first touched (2.5 ms; the 2 GiB to 4 GiB growth of a full deal took 10.4 s)
+# a little over the most measured, in a virtual machine whose memory is
+# backed as it is first touched
 GROWTH_SECONDS_PER_MB = 0.003
 
 
@@ -111,12 +111,8 @@ class TranspositionTable:
     @property
     def overfull(self) -> bool:
         """Have the searches written new entries for a quarter of the slots?
-        Replacements then begin to lose proofs. On the two heaviest searches
-        measured (one thread), with two 32-byte slots a bucket, growing then
-        took 18-20% fewer nodes than growing once they had written one for
-        every slot; with four 16-byte slots a bucket, growing at half took
-        17-36% more nodes (235 million against 201, 648 against 477), and at
-        an eighth no fewer."""
+        Replacements then begin to lose proofs (growing at a half took more
+        nodes, at an eighth no fewer)."""
         return self.written * 4 >= self.entries
 
     @property
@@ -137,10 +133,7 @@ class TranspositionTable:
         the memory a search has shown it needs.
 
         ``threads`` share out the old table's buckets. Most of a growth's time
-        can be the first touch of the new memory, which they share too: in a
-        virtual machine that backs its memory as it is first touched, two
-        threads grew tables to 2 and 4 GiB in 1.6 and 5.0 s, one in 3.0-4.2
-        and 8.1-8.2 s."""
+        can be the first touch of the new memory, which they share too."""
         start = time.perf_counter()
         megabytes = self.grown_megabytes
         slots = allocate_slots(megabytes)
@@ -154,27 +147,6 @@ class TranspositionTable:
     def clear(self) -> None:
         self.slots[:] = 0
         self.written = 0
-
-    def cards_left(self) -> np.ndarray:
-        """Cards each seat holds in the position of each entry (entries are
-        trick boundaries, where the three hands are equal), read off the
-        keys: each suit's code tells its live cards by the count of shorter
-        codes it passes (``_kernels._suit_code``). A block of slots at a
-        time, so that reading a table of gigabytes takes little more memory."""
-        return np.concatenate([_cards_left(self.slots[start:start + _READ_SLOTS])
-                               for start in range(0, self.entries, _READ_SLOTS)])
-
-
-_READ_SLOTS = 1 << 22  # slots ``cards_left`` reads at a time (64 MiB)
-
-
-def _cards_left(slots: np.ndarray) -> np.ndarray:
-    word_a, word_b = slots[:, 0], slots[:, 1]
-    used = (word_b >> 24) & 0xFF != 0  # the entry's worth: 0 marks an empty slot
-    key_a, key_b = (word_a ^ word_b)[used], (word_b >> 32)[used]
-    codes = [(key_a >> (20 * suit)) & 0xFFFFF for suit in range(3)] + [key_b & 0xFFFFF]
-    live = sum(np.searchsorted(_SHORTER_CODES, code, side="right") - 1 for code in codes)
-    return live // 3
 
 
 _shared: dict[type, TranspositionTable] = {}
@@ -197,20 +169,13 @@ def grown_table_megabytes(cards_per_hand: int) -> int:
     eighth of the memory of a smaller machine, and 4 GiB for a full deal, or
     a quarter of the memory.
 
-    Endings: on the two heaviest searches measured (one thread; 12 and 14
-    cards a hand, 71 and 33 s with 256 MiB) growing to 32 Mi slots took
-    28-33% fewer nodes and 18-27% less time. Twice as many slots took 0-3%
-    fewer nodes but more time, since random probes over more memory are
-    slower: 2 GiB against 1 GiB of 32-byte slots, and 1 GiB against 512 MiB
-    of 16-byte ones (on three heavy searches 0-8% more time: 22.5 s against
-    20.6 s, 45.6 s against 43.9 s, 42.1 s against 42.0 s).
-
-    Full deals: a proof that a seat can score stores 120-175 million
-    positions (docs/search-notes.md, "How large a proof must be"); two threads found one
-    in 789-985 s in a table that doubled from 256 MiB to 4 GiB, and had not
-    after 1,800 s in one that grew to 512 MiB. Full deals the search
-    finishes in seconds never fill their first 256 MiB, so they do not grow.
+    Endings: the heaviest searches take fewer nodes and less time in 32 Mi
+    slots than in 16 Mi; twice as many saved few nodes, and random probes
+    over more memory are slower. Full deals: a proof that a seat can score
+    stores over a hundred million positions, which need gigabytes; full
+    deals the search finishes in seconds never fill their first 256 MiB, so
+    they do not grow.
     """
     memory = memory_megabytes() or 8 * DEAL_GROWN_MB  # not known: assume enough
-    most, share = (DEAL_GROWN_MB, 4) if cards_per_hand >= DEAL_CARDS else (GROWN_MB, 8)
+    most, share = (DEAL_GROWN_MB, 4) if cards_per_hand >= DEAL_GROWTH_MIN_CARDS else (GROWN_MB, 8)
     return max(TranspositionTable.DEFAULT_MB, min(most, memory // share))

@@ -27,6 +27,7 @@ def _close(a, b):
     return all(math.isclose(x, y, abs_tol=1e-9) for x, y in zip(a, b))
 
 
+@pytest.mark.kernels
 def test_network_values_share_out_the_coins_left():
     net = default_net()
     rng = random.Random(1)
@@ -39,6 +40,7 @@ def test_network_values_share_out_the_coins_left():
     assert net.value(no_coins) == (0.0, 0.0, 0.0)
 
 
+@pytest.mark.kernels
 def test_network_sees_only_the_order_of_live_cards():
     """Gone cards change nothing: each suit's live cards keep their order only.
     Cups A K N J and K N J 9, Coins A K 9 and A K 2, held by the same seats in
@@ -56,6 +58,7 @@ def test_network_sees_only_the_order_of_live_cards():
     assert default_net().value(high) == default_net().value(same)
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("seed", range(12))
 def test_search_agrees_with_its_naive_twin(seed):
     """The compiled search (runs of equivalent cards, per-ply arrays) against a
@@ -71,6 +74,7 @@ def test_search_agrees_with_its_naive_twin(seed):
         assert _close(found[card], expected[card]), (str(position), card)
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("seed", range(12))
 def test_search_to_the_end_is_the_exact_equilibrium(seed):
     """No network is read when the search reaches the end of the hand: the

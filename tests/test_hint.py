@@ -9,8 +9,13 @@ held to a plain-Python reference written here.
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from positions import random_ending
@@ -87,6 +92,7 @@ def reference_greedy(hand: int, trick: list[int] | tuple[int, ...]) -> int:
 
 
 
+@pytest.mark.kernels
 def test_compiled_greedy_card_matches_the_python_reference():
     rng = random.Random(9)
     for _ in range(20000):
@@ -107,6 +113,7 @@ def reference_play_until(hands, leader, trick, cards_left):
     return list(position.hands), position.leader, list(position.trick), points
 
 
+@pytest.mark.kernels
 def test_compiled_play_until_matches_greedy_play_with_positions():
     rng = random.Random(10)
     for _ in range(300):
@@ -116,6 +123,7 @@ def test_compiled_play_until_matches_greedy_play_with_positions():
         assert got == reference_play_until(position.hands, position.leader, position.trick, left)
 
 
+@pytest.mark.kernels
 def test_random_cards_in_playouts_are_legal_and_seeded():
     rng = random.Random(11)
     for _ in range(200):
@@ -132,6 +140,34 @@ def test_random_cards_in_playouts_are_legal_and_seeded():
         assert sum(points) + left.coins_left == position.coins_left
 
 
+SEEDED_PLAYOUTS = """
+import json, random
+from analysis.playout import play_until
+from solver import Position
+print(json.dumps([
+    play_until(position.hands, position.leader, position.trick, random.Random(seed), 0.7, seed % 4)
+    for seed, position in ((seed, Position.random(seed, 1 + seed % 16, seed % 3)) for seed in range(40))
+]))
+"""
+
+
+def test_seeded_playouts_are_the_same_as_plain_python():
+    """Playouts with random cards play the same cards, and count the same
+    points, compiled and as plain Python (NUMBA_DISABLE_JIT=1), where
+    arithmetic does not wrap at 64 bits and NumPy's booleans add up as
+    logical or."""
+    root = Path(__file__).resolve().parents[1]
+    runs = [subprocess.run([sys.executable, "-c", SEEDED_PLAYOUTS], capture_output=True, text=True,
+                           cwd=root, env=dict(os.environ, NUMBA_DISABLE_JIT=plain), timeout=600)
+            for plain in ("0", "1")]
+    for run in runs:
+        assert run.returncode == 0, run.stderr[-3000:]
+    compiled, plain = (json.loads(run.stdout) for run in runs)
+    assert plain == compiled
+    assert sum(sum(points) for *_, points in compiled) > 40  # Coins were won on the way
+
+
+@pytest.mark.kernels
 def test_playout_gives_out_every_coin_left():
     rng = random.Random(1)
     for _ in range(200):

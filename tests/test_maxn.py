@@ -9,7 +9,7 @@ import pytest
 
 from solver.cards import COINS_MASK, DECK_SIZE, SEATS, Card
 from solver.maxn import MaxnTable, maxn_table_megabytes, solve_maxn
-from solver import solve
+from solver import SearchPolicy, solve
 from solver.position import Position
 from solver.table import shared_table
 from conftest import load_jsonl
@@ -73,6 +73,7 @@ def test_reference_vectors(vector):
     assert sum(result.equilibrium) == position.coins_left
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("block", range(6))
 def test_matches_naive_on_random_positions(block):
     rng = random.Random(6000 + block)
@@ -85,13 +86,14 @@ def test_matches_naive_on_random_positions(block):
             assert sum(result.card_results[card]) == position.coins_left
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize(
     "options",
     [
-        dict(pruning=False),
-        dict(use_table=False),
-        dict(equivalence=False),
-        dict(pruning=False, use_table=False, equivalence=False),
+        dict(policy=SearchPolicy(maxn_pruning=False)),
+        dict(policy=SearchPolicy(use_table=False)),
+        dict(policy=SearchPolicy(rank_equivalence=False)),
+        dict(policy=SearchPolicy(maxn_pruning=False, use_table=False, rank_equivalence=False)),
         dict(table=MaxnTable(0.0005)),  # 16 entries: constant replacement
         dict(threads=1),
         dict(threads=3, table=MaxnTable(0.0005)),  # threads racing on a tiny shared table
@@ -106,6 +108,7 @@ def test_speedups_change_nothing(options):
         _agree(position, solve_maxn(position, **options))
 
 
+@pytest.mark.kernels
 def test_values_only_search_agrees():
     """Without card results the root's cards may be pruned: the value and line stay."""
     rng = random.Random(7200)
@@ -165,6 +168,7 @@ def test_terminal_position():
     assert result.card_results == {} and result.line == []
 
 
+@pytest.mark.kernels
 def test_equivalent_cards_and_the_index_order_tie_break():
     # seat 0's 2C-3C-4C form one run: all give the same, the line takes 2C
     position = Position.parse("432... 765... J98... 0 -")
@@ -174,6 +178,7 @@ def test_equivalent_cards_and_the_index_order_tie_break():
     assert len(set(map(tuple, result.card_results.values()))) == 1
 
 
+@pytest.mark.kernels
 def test_budgets_give_inexact_results():
     position = Position.random(11, 6)
     few = solve_maxn(position, max_nodes=50, table=MaxnTable(1))
@@ -184,6 +189,7 @@ def test_budgets_give_inexact_results():
     assert not late.exact and late.equilibrium is None
 
 
+@pytest.mark.kernels
 def test_budget_during_the_line_keeps_only_what_is_proven():
     # one thread: node counts then repeat exactly, so the budget can be cut between
     # the root search and the line

@@ -163,6 +163,7 @@ def test_rules_winner_all_tricks():
     assert not bad, f"{len(bad)} tricks differ, e.g. {[str(Card(c)) for c in bad[0]]}"
 
 
+@pytest.mark.kernels
 def test_kernel_winner_all_tricks():
     """The compiled _kernels.trick_winner equals rules.trick_winner on all 103776 tricks."""
     bad = [
@@ -171,6 +172,7 @@ def test_kernel_winner_all_tricks():
     assert not bad, f"{len(bad)} tricks differ, e.g. {[str(Card(c)) for c in bad[0]]}"
 
 
+@pytest.mark.kernels
 def test_kernel_coin_count():
     assert [kernels.coin_count(c) for c in range(48)] == [int(c // 12 == 1) for c in range(48)]
 
@@ -197,6 +199,7 @@ def _compiled_bit_index(bit):
     return kernels.bit_index(bit)
 
 
+@pytest.mark.kernels
 def test_kernel_popcount():
     """_kernels.popcount, compiled (LLVM's ctpop) and as plain Python, counts
     the bits of random 48-bit masks."""
@@ -207,6 +210,7 @@ def test_kernel_popcount():
         assert popcount(mask) == expected
 
 
+@pytest.mark.kernels
 def test_kernel_bit_index():
     """_kernels.bit_index, compiled (LLVM's cttz) and as plain Python:
     bit_index(1 << i) == i for every card, and on the low bit of random masks."""

@@ -34,12 +34,19 @@ from solver import table as table_module
 from solver.cards import COINS, SUIT_MASKS, cards_in, popcount
 from solver.errors import CoinsError, SolveInterrupted
 from solver.paranoid import ParanoidSearch
+from solver.policy import DEFAULT_POLICY, SearchPolicy
 from solver.threads import BudgetExhausted
 from solver import TranspositionTable, solve
 from solver.position import Position
 
 ROOT = Path(__file__).resolve().parents[1]
 PARANOID = load_jsonl("paranoid.jsonl")
+
+# policies that make the games of large positions run on small ones, where
+# several threads also mark every node they search as busy
+RELAXED_FIRST = SearchPolicy(relaxed_first_min_cards=0, busy_min_cards=0)  # every thread plays it first
+PROBING = SearchPolicy(probing_min_cards=0, probe_node_min_cards=1, busy_min_cards=0)  # at every pair node
+RANK_FREE_EARLY = SearchPolicy(rank_free_min_cards=0, rank_free_after_nodes=16, busy_min_cards=0)  # after 16
 
 
 def hand_size(text: str) -> int:
@@ -195,21 +202,24 @@ def test_taken_does_not_change_values(label, position):
 OPTION_CASES = CASES[::5]
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize(
     "options",
     [
-        dict(use_table=False),
-        dict(equivalence=False),
-        dict(use_table=False, equivalence=False),
-        dict(relaxed=False),
+        dict(policy=SearchPolicy(use_table=False)),
+        dict(policy=SearchPolicy(rank_equivalence=False)),
+        dict(policy=SearchPolicy(use_table=False, rank_equivalence=False)),
+        dict(policy=SearchPolicy(relaxed_game=False)),
         dict(threads=1),
         dict(threads=3),
+        dict(threads=3, policy=SearchPolicy(busy_min_cards=0)),
     ],
-    ids=["no-table", "no-equivalence", "neither", "not-relaxed", "1-thread", "3-threads"],
+    ids=["no-table", "no-equivalence", "neither", "not-relaxed", "1-thread", "3-threads",
+         "3-threads-marking-every-node"],
 )
 def test_speedups_off_give_the_same_answers(options):
-    """use_table=False / equivalence=False / a given number of threads: the same
-    values as the twin (every 5th case)."""
+    """No table / no card equivalence / no relaxed game / a given number of
+    threads: the same values as the twin (every 5th case)."""
     check_option_cases(**options)
 
 
@@ -222,33 +232,32 @@ def check_option_cases(**options) -> None:
             raise AssertionError(f"{label}: {position} with {options}: {error}") from None
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("threads", [1, 2, 3])
-def test_the_relaxed_game_first_gives_the_same_answers(monkeypatch, threads):
-    """The relaxed game first on small positions (``RELAXED_MIN_CARDS`` set to
+def test_the_relaxed_game_first_gives_the_same_answers(threads):
+    """The relaxed game first on small positions (``relaxed_first_min_cards``
     0): every thread plays it, and all start again on the real game where it
     has no proof (every 5th case)."""
-    monkeypatch.setattr(paranoid, "RELAXED_MIN_CARDS", 0)
-    check_option_cases(threads=threads)
+    check_option_cases(threads=threads, policy=RELAXED_FIRST)
     # seat 0 is sure of a point here, but not in the relaxed game
     position = Position.parse("A72.A86.9.K N.3.K3.A963 9.J2.J8.854 0 -")
     assert not relaxed_search_answers(position, 0, 1)
-    assert solve(position, seats=0, card_values=False, threads=threads).guaranteed[0] == 1
+    assert solve(position, seats=0, card_values=False, threads=threads,
+                 policy=RELAXED_FIRST).guaranteed[0] == 1
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("threads", [1, 2, 3])
-def test_probes_in_the_relaxed_game_give_the_same_answers(monkeypatch, threads):
+def test_probes_in_the_relaxed_game_give_the_same_answers(threads):
     """The exact search probing the pair's cards in the relaxed game at every
-    node of the pair (``PROBES_MIN_CARDS`` 0, ``PROBE_MIN_CARDS`` 1): the
-    twin's values on every 5th case, and the probes both prove cards losing
-    (their proof spares the real search) and fail to (the card is then
-    searched in the real game)."""
-    monkeypatch.setattr(paranoid, "PROBES_MIN_CARDS", 0)
-    monkeypatch.setattr(paranoid, "PROBE_MIN_CARDS", 1)
-    check_option_cases(threads=threads)
+    node of the pair (``PROBING``): the twin's values on every 5th case, and
+    the probes both prove cards losing (their proof spares the real search)
+    and fail to (the card is then searched in the real game)."""
+    check_option_cases(threads=threads, policy=PROBING)
     probes = {"proved": 0, "failed": 0}
     for _, position in OPTION_CASES:
         stats = solve(position, card_values=False, line=False, threads=threads,
-                      table=TranspositionTable(1)).search_stats["probes"]
+                      table=TranspositionTable(1), policy=PROBING).search_stats["probes"]
         for kind in probes:
             assert (stats[kind]["count"] > 0) == (stats[kind]["nodes"] > 0)
             probes[kind] += stats[kind]["count"]
@@ -256,18 +265,19 @@ def test_probes_in_the_relaxed_game_give_the_same_answers(monkeypatch, threads):
 
 
 def test_probes_wait_for_the_hand_size_they_are_set_for():
-    """As set, only endings of ``PROBES_MIN_CARDS`` a hand or more probe, not
-    full deals (which play the relaxed game first instead), and never with
-    ``relaxed=False``."""
-    small = Position.random(3, cards=paranoid.PROBES_MIN_CARDS - 1, leader=0)
-    large = Position.random(3, cards=paranoid.PROBES_MIN_CARDS, leader=0)
+    """By default, only endings of ``probing_min_cards`` a hand or more
+    probe, not full deals (which play the relaxed game first instead), and
+    never without the relaxed game."""
+    small = Position.random(3, cards=DEFAULT_POLICY.probing_min_cards - 1, leader=0)
+    large = Position.random(3, cards=DEFAULT_POLICY.probing_min_cards, leader=0)
 
     def probes(position, **options):
         stats = solve(position, seats=0, card_values=False, line=False, max_nodes=2_000_000, threads=1,
                       table=TranspositionTable(64), **options).search_stats["probes"]
         return stats["proved"]["count"] + stats["failed"]["count"]
 
-    assert probes(small) == 0 and probes(large, relaxed=False) == 0 and probes(large) > 0
+    assert probes(small) == 0 and probes(large) > 0
+    assert probes(large, policy=SearchPolicy(relaxed_game=False)) == 0
     search = ParanoidSearch(TranspositionTable(1), None, None)
     full_deal = search._new_test(Position.random(3), 0, 1, ceiling=False)
     assert full_deal.probes == 0 and full_deal.relaxing
@@ -276,10 +286,12 @@ def test_probes_wait_for_the_hand_size_they_are_set_for():
 
 def relaxed_search_answers(position: Position, seat: int, need: int) -> bool:
     """The compiled search of the relaxed game alone (no exact search after it)."""
-    search = ParanoidSearch(TranspositionTable(1), None, None, kernels.RELAXED, relaxed=False)
+    search = ParanoidSearch(TranspositionTable(1), None, None, policy=SearchPolicy(relaxed_game=False),
+                            game=kernels.RELAXED)
     return search.wins_at_least(position, seat, need)
 
 
+@pytest.mark.kernels
 def test_relaxed_game_matches_its_twin():
     """The relaxed search against ``naive.relaxed_guaranteed`` on every case,
     every seat and every need (but a seat about to play to the pair's two cards:
@@ -329,14 +341,13 @@ def test_canonical_pair_keeps_what_the_relaxed_game_sees():
         ), (str(position), seat)
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_the_rank_free_game_gives_the_same_answers(monkeypatch, threads):
-    """The rank-free game on small positions (``RANK_FREE_MIN_CARDS`` set to
-    0), once a test of the first or second point has searched 16 nodes: its
-    denials where it has one, the exact search's answer where not (every 5th
-    case); and it does deny some tests, not all it is tried on."""
-    monkeypatch.setattr(paranoid, "RANK_FREE_MIN_CARDS", 0)
-    monkeypatch.setattr(paranoid, "RANK_FREE_AFTER_NODES", 16)
+    """The rank-free game on small positions (``RANK_FREE_EARLY``), once a
+    test of the first or second point has searched 16 nodes: its denials
+    where it has one, the exact search's answer where not (every 5th case);
+    and it does deny some tests, not all it is tried on."""
     denied = []
     rank_free_denies = ParanoidSearch._rank_free_denies
 
@@ -346,7 +357,7 @@ def test_the_rank_free_game_gives_the_same_answers(monkeypatch, threads):
 
     monkeypatch.setattr(ParanoidSearch, "_rank_free_denies", counted)
     # a table of its own: the shared one may answer from the tests before
-    check_option_cases(threads=threads, table=TranspositionTable(1))
+    check_option_cases(threads=threads, table=TranspositionTable(1), policy=RANK_FREE_EARLY)
     assert sum(denied) >= 20 and not all(denied), (sum(denied), len(denied))
 
 
@@ -368,26 +379,24 @@ def test_a_search_keeps_what_its_tests_proved():
     assert answered_again > 50
 
 
-def _after_a_second_point_test(monkeypatch):
+def _after_a_second_point_test(policy: SearchPolicy = RANK_FREE_EARLY):
     """Small positions, each with the search that has just answered its
     seat's second point (checked against the naive solver), the rank-free
     game tried once a test has searched 16 nodes."""
-    monkeypatch.setattr(paranoid, "RANK_FREE_MIN_CARDS", 0)
-    monkeypatch.setattr(paranoid, "RANK_FREE_AFTER_NODES", 16)
     for position, seat in _varied_positions(31, 40, 5):
         if position.coins_left < 2:
             continue
-        search = ParanoidSearch(TranspositionTable(1), None, None)
+        search = ParanoidSearch(TranspositionTable(1), None, None, policy=policy)
         assert search.wins_at_least(position, seat, 2) == (naive.guaranteed(position, seat) >= 2)
         yield position, seat, search
 
 
-def test_a_second_point_test_tries_the_first_point_rank_free(monkeypatch):
+def test_a_second_point_test_tries_the_first_point_rank_free():
     """A test of the second point tries the first point in the rank-free
     game before its own: where that denies it the seat's value is settled
     at 0, and the first point's test is then answered with no search."""
     settled = 0
-    for position, seat, search in _after_a_second_point_test(monkeypatch):
+    for position, seat, search in _after_a_second_point_test():
         if search.nodes <= 16:  # answered before the rank-free try was due
             continue
         low, high = search.proven[paranoid._seat_key(position, seat)]
@@ -402,28 +411,30 @@ def test_a_second_point_test_tries_the_first_point_rank_free(monkeypatch):
     assert settled >= 5, settled
 
 
-def test_the_first_points_try_goes_on_in_its_own_test(monkeypatch):
+def test_the_first_points_try_goes_on_in_its_own_test():
     """Where a second point's test used up its share of the first point's
     rank-free try without an answer, the first point's own test still has
     the rest of that try to make, and answers rightly."""
-    monkeypatch.setattr(paranoid, "FIRST_POINT_NODES", 2)
+    policy = SearchPolicy(rank_free_min_cards=0, rank_free_after_nodes=16, first_point_rank_free_nodes=2)
     left = 0
-    for position, seat, search in _after_a_second_point_test(monkeypatch):
+    for position, seat, search in _after_a_second_point_test(policy):
         first_point = search.paused.get(paranoid._test_key(position, seat, 1))
         if first_point is not None:
             left += 1
             assert first_point.rank_free_due
-            assert first_point.rank_free_nodes > paranoid.RANK_FREE_NODES - 8
+            assert first_point.rank_free_nodes > policy.rank_free_nodes - 8
             assert search.wins_at_least(position, seat, 1) == (naive.guaranteed(position, seat) >= 1)
     assert left >= 5, left
 
 
 def rank_free_search_answers(position: Position, seat: int, need: int) -> bool:
     """The compiled search of the rank-free game alone (no exact search after it)."""
-    search = ParanoidSearch(TranspositionTable(1), None, None, kernels.RANK_FREE, relaxed=False)
+    search = ParanoidSearch(TranspositionTable(1), None, None, policy=SearchPolicy(relaxed_game=False),
+                            game=kernels.RANK_FREE)
     return search.wins_at_least(position, seat, need)
 
 
+@pytest.mark.kernels
 def test_rank_free_game_matches_its_twin():
     """The rank-free search against ``naive.rank_free_guaranteed`` on every
     case, every seat and every need; the rank-free value is an upper bound of
@@ -472,6 +483,7 @@ def test_rank_free_hands_keep_what_the_rank_free_game_sees():
         ), (str(position), seat)
 
 
+@pytest.mark.kernels
 def test_small_table_gives_the_same_answers():
     """A tiny transposition table (constant replacement) changes no value."""
     table = TranspositionTable(megabytes=0.001)
@@ -491,6 +503,7 @@ def _relative_description(hands, leader, seat):
     return suits, leader, seat
 
 
+@pytest.mark.kernels
 def test_relative_key_names_positions_exactly():
     """Two trick-boundary positions get the same key exactly when they hold
     the same live cards up to renumbering, with the same leader and seat;
@@ -524,6 +537,7 @@ def _entries(table: TranspositionTable) -> dict[tuple[int, int], tuple[int, int]
             for i in filled}
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_a_table_grows_without_losing_an_entry(threads):
     """``grow`` moves every entry, data unchanged, into the bucket its key
@@ -586,34 +600,34 @@ def _varied_positions(seed: int, count: int, cards: int):
         yield random_position(rng, cards, on_table=i % 3, taken=i % 2 == 0), i % 3
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("threads", [1, 2])
-def test_an_overfull_table_grows_during_a_search(monkeypatch, threads):
-    """A search in a table that may grow checks every ``GROWTH_CHECK_NODES``
+def test_an_overfull_table_grows_during_a_search(threads):
+    """A search in a table that may grow checks every ``growth_check_nodes``
     whether the table is ``overfull``; if so it grows the table and searches
     on: same values as the twin. Each growth doubles the table, up to
     ``grow_to``."""
-    monkeypatch.setattr(paranoid, "GROWTH_CHECK_NODES", 50)
     doublings = []
     for position, _ in _varied_positions(5, 12, 4):
         table = TranspositionTable(megabytes=1 / 2048, grow_to=1 / 512)
-        check_against_naive(position, table=table, threads=threads)
+        check_against_naive(position, table=table, threads=threads,
+                            policy=SearchPolicy(growth_check_nodes=50))
         doublings.append(int(table.megabytes * 2048).bit_length() - 1)
     assert set(doublings) <= {0, 1, 2}
     assert doublings.count(2) >= 5 and doublings.count(1) >= 2 and doublings.count(0) <= 3
 
 
-def test_a_table_is_not_grown_when_the_growth_could_outlast_the_deadline(monkeypatch):
+def test_a_table_is_not_grown_when_the_growth_could_outlast_the_deadline():
     """With a deadline nearer than the growth would take (500 s here, at
     the rate set below; the deadline a minute off) an overfull table stays as it is and
     the search goes on in it: the same answers. Without a deadline the same
     searches grow it."""
-    monkeypatch.setattr(paranoid, "GROWTH_CHECK_NODES", 50)
     grown = 0
     for position, seat in _varied_positions(5, 12, 4):
         for deadline in (None, time.perf_counter() + 60):
             table = TranspositionTable(megabytes=1 / 2048, grow_to=1 / 512)
             table.growth_seconds_per_mb = 1000 * 512
-            search = ParanoidSearch(table, None, deadline)
+            search = ParanoidSearch(table, None, deadline, policy=SearchPolicy(growth_check_nodes=50))
             for need in range(1, position.coins_left + 1):
                 assert search.wins_at_least(position, seat, need) == (naive.guaranteed(position, seat) >= need)
             if deadline is None:
@@ -623,17 +637,17 @@ def test_a_table_is_not_grown_when_the_growth_could_outlast_the_deadline(monkeyp
     assert grown >= 3
 
 
-def test_a_search_stopped_to_check_the_table_goes_on_where_it_stopped(monkeypatch):
+@pytest.mark.kernels
+def test_a_search_stopped_to_check_the_table_goes_on_where_it_stopped():
     """Stopping every few nodes to check a table that may grow changes
     nothing the search does: one thread searches exactly the nodes, and
     finds the answer, of a search never stopped."""
-    monkeypatch.setattr(paranoid, "GROWTH_CHECK_NODES", 37)
     stops = 0
     for position, seat in _varied_positions(8, 10, 5):
         for need in range(1, position.coins_left + 1):
             runs = []
             for table in (TranspositionTable(1), TranspositionTable(1, grow_to=2)):
-                search = ParanoidSearch(table, None, None)
+                search = ParanoidSearch(table, None, None, policy=SearchPolicy(growth_check_nodes=37))
                 runs.append((search.wins_at_least(position, seat, need), search.nodes))
                 assert not table.overfull  # stopped only to check: never grown
             assert runs[0] == runs[1], (position, seat, need)
@@ -642,28 +656,23 @@ def test_a_search_stopped_to_check_the_table_goes_on_where_it_stopped(monkeypatc
     assert stops > 100
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("threads", [1, 3])
 @pytest.mark.parametrize("games", ["real", "relaxed-first", "probed", "rank-free-tried"])
-def test_a_test_the_budget_stops_goes_on_where_it_stopped(monkeypatch, games, threads):
+def test_a_test_the_budget_stops_goes_on_where_it_stopped(games, threads):
     """A test stopped by its budget every 11 nodes and asked again each time
     (as a seat's turns ask it under a budget) finds the answer of one never
     stopped, and on one thread searches exactly its nodes, in whichever games
     it plays: the real one, the relaxed one first, the real one probing the
     pair's cards in the relaxed one, the rank-free one after 16 nodes."""
-    if games == "relaxed-first":
-        monkeypatch.setattr(paranoid, "RELAXED_MIN_CARDS", 0)
-    if games == "probed":
-        monkeypatch.setattr(paranoid, "PROBES_MIN_CARDS", 0)
-        monkeypatch.setattr(paranoid, "PROBE_MIN_CARDS", 1)
-    if games == "rank-free-tried":
-        monkeypatch.setattr(paranoid, "RANK_FREE_MIN_CARDS", 0)
-        monkeypatch.setattr(paranoid, "RANK_FREE_AFTER_NODES", 16)
+    policy = {"real": DEFAULT_POLICY, "relaxed-first": RELAXED_FIRST, "probed": PROBING,
+              "rank-free-tried": RANK_FREE_EARLY}[games]
     stops = 0
     for position, seat in _varied_positions(9, 10, 5):
         for need in range(1, position.coins_left + 1):
-            whole = ParanoidSearch(TranspositionTable(1), None, None, threads=threads)
+            whole = ParanoidSearch(TranspositionTable(1), None, None, threads=threads, policy=policy)
             answer = whole.wins_at_least(position, seat, need)
-            stopped = ParanoidSearch(TranspositionTable(1), None, None, threads=threads)
+            stopped = ParanoidSearch(TranspositionTable(1), None, None, threads=threads, policy=policy)
             for _ in range(10 * whole.nodes + 10):  # each stop spends nodes: a search going on ends
                 try:
                     with stopped.allowance(11):
@@ -696,6 +705,7 @@ def _mark_children_busy(position: Position, seat: int, need: int, busy: np.ndarr
         busy[signature & (len(busy) - 1)] = signature * 16 + 1
 
 
+@pytest.mark.kernels
 def test_children_busy_in_another_thread_are_deferred_not_lost():
     """A search (thread 0) that finds its root's children marked busy by
     another thread defers all but the first and searches them last: same
@@ -706,15 +716,15 @@ def test_children_busy_in_another_thread_are_deferred_not_lost():
         position = random_position(rng, 3 + i % 2, on_table=i % 2, taken=i % 3 == 0)
         seat = i % 3
         value = naive.guaranteed(position, seat)
-        trick = np.array((list(position.trick) + [-1, -1])[:2], dtype=np.int64)
+        root = kernels.root_array(position.hands, position.leader, position.trick)
         for need in range(1, position.coins_left + 1):
             busy = np.zeros(1 << 12, dtype=np.int64)
             _mark_children_busy(position, seat, need, busy)
             stats = np.zeros(kernels.STAT_SIZE, dtype=np.int64)
             outcome = kernels.paranoid_search(
-                seat, need, np.array(position.hands, dtype=np.int64), position.leader, trick,
-                len(position.trick), TranspositionTable(1).slots, np.zeros((9, 48), dtype=np.int64),
-                stats, 0, np.zeros(1, dtype=np.int64), 0, busy, 0, 0, kernels.new_path(),
+                root, seat, need, 0, kernels.paranoid_knobs(0, 0), TranspositionTable(1).slots,
+                np.zeros((9, 48), dtype=np.int64), stats, busy, 0, kernels.new_path(),
+                np.zeros(1, dtype=np.int64), 0,
             )  # fmt: skip
             assert outcome == (kernels.TRUE if value >= need else kernels.FALSE), (position, need)
             deferred += stats[kernels.STAT_DEFERRED]
@@ -784,6 +794,28 @@ def test_bad_arguments(kwargs):
         solve("7...2 K.3.. J.6.. 0 - 0,1,0", **kwargs)
 
 
+@pytest.mark.parametrize("fields, complaint", [
+    (dict(busy_slots=3), "busy_slots must be a power of two, not 3"),
+    (dict(value_share=0), "value_share must be a positive number, not 0"),
+    (dict(value_share=1.5), "value_share must be a share of 1 at most, not 1.5"),
+    (dict(full_deal_value_share=float("nan")), "full_deal_value_share must be a positive number, not nan"),
+    (dict(rank_free_nodes=-1), "rank_free_nodes must be a whole number, 0 or more, not -1"),
+    (dict(ordered_nodes=2.5), "ordered_nodes must be a whole number, 0 or more, not 2.5"),
+    (dict(busy_min_cards=True), "busy_min_cards must be a whole number, 0 or more, not True"),
+    (dict(use_table=0), "use_table must be True or False, not 0"),
+])
+def test_bad_policies(fields, complaint):
+    with pytest.raises(CoinsError, match=f"^search policy: {re.escape(complaint)}$"):
+        SearchPolicy(**fields)
+
+
+def test_a_policy_is_frozen_and_checked_by_solve():
+    with pytest.raises(AttributeError):
+        DEFAULT_POLICY.busy_min_cards = 0
+    with pytest.raises(CoinsError, match="^policy must be a SearchPolicy, not dict$"):
+        solve("7...2 K.3.. J.6.. 0 - 0,1,0", policy={"use_table": False})
+
+
 def test_bad_position():
     with pytest.raises(CoinsError):
         solve("7...2 K.3.. J.6.. 3 -")
@@ -807,7 +839,8 @@ BUDGET_POSITION = Position.random(0, 7)  # 7 cards a hand: ~10^5 nodes on a fres
 @functools.lru_cache(maxsize=None)
 def true_values(position: Position) -> tuple[list[int], dict]:
     exact = solve(position, table=TranspositionTable(8))
-    plain = solve(position, equivalence=False, table=TranspositionTable(8), threads=1)
+    plain = solve(position, table=TranspositionTable(8), threads=1,
+                  policy=SearchPolicy(rank_equivalence=False))
     assert exact.exact and plain.exact
     assert exact.guaranteed == plain.guaranteed and exact.card_values == plain.card_values
     return exact.guaranteed, exact.card_values
@@ -891,6 +924,7 @@ def test_a_full_deals_tests_start_at_the_first_point():
         assert questions[0].endswith(f"can it be sure of {first}?"), (cards, questions[0])
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("seed", range(3))
 def test_upper_bound_tests_from_the_top_reach_the_value(seed):
     rng = random.Random(seed)
@@ -904,11 +938,9 @@ def test_upper_bound_tests_from_the_top_reach_the_value(seed):
 
 def test_tests_from_the_top_try_the_rank_free_game_at_any_need(monkeypatch):
     """Tests of the ceiling (``lower_ceiling``) try the rank-free game above
-    ``RANK_FREE_MAX_NEED`` too, where its denials lower the ceiling: the
+    ``rank_free_max_need`` too, where its denials lower the ceiling: the
     value comes out as the naive solver's, some tries above that need deny,
     and the usual tests (``value``) make no try there."""
-    monkeypatch.setattr(paranoid, "RANK_FREE_MIN_CARDS", 0)
-    monkeypatch.setattr(paranoid, "RANK_FREE_AFTER_NODES", 16)
     asked, tries = [], {"ceiling": [], "value": []}
     wins_at_least, rank_free_denies = ParanoidSearch.wins_at_least, ParanoidSearch._rank_free_denies
 
@@ -922,7 +954,7 @@ def test_tests_from_the_top_try_the_rank_free_game_at_any_need(monkeypatch):
     def trying(self, test, search, share=None):
         denied = rank_free_denies(self, test, search, share)
         need, ceiling = asked[-1]
-        if share is None and need > paranoid.RANK_FREE_MAX_NEED:  # the test's own try, not the first point's
+        if share is None and need > RANK_FREE_EARLY.rank_free_max_need:  # the test's own try, not the first point's
             tries["ceiling" if ceiling else "value"].append(denied)
         return denied
 
@@ -932,7 +964,8 @@ def test_tests_from_the_top_try_the_rank_free_game_at_any_need(monkeypatch):
         value = naive.guaranteed(position, seat)
         for narrow in (ParanoidSearch.lower_ceiling, ParanoidSearch.value):
             bounds = [0, position.coins_left]
-            narrow(ParanoidSearch(TranspositionTable(1), None, None), position, seat, bounds)
+            narrow(ParanoidSearch(TranspositionTable(1), None, None, policy=RANK_FREE_EARLY),
+                   position, seat, bounds)
             assert bounds == [value, value], (str(position), seat, narrow.__name__)
     assert sum(tries["ceiling"]) >= 5 and not tries["value"], tries
 
@@ -963,19 +996,19 @@ def test_ctrl_c_keeps_what_was_proven(mode):
         assert result.guaranteed == expected.guaranteed and result.line == expected.line
 
 
-def test_a_long_solve_without_a_budget_goes_on_in_rounds(monkeypatch):
-    """Past ``ORDERED_NODES`` a solve without a budget gives the seats turns
+def test_a_long_solve_without_a_budget_goes_on_in_rounds():
+    """Past ``ordered_nodes`` a solve without a budget gives the seats turns
     in growing rounds (so Ctrl-C finds bounds for each) and still ends exact,
     with the values of the plain solve."""
     positions = [Position.random(100 + seed, 7) for seed in range(6)]
     plain = [solve(p, threads=1, card_values=False, line=False, table=TranspositionTable(8))
              for p in positions]  # fmt: skip
-    monkeypatch.setattr(paranoid, "ORDERED_NODES", 1_000)
+    policy = SearchPolicy(ordered_nodes=1_000)
     interleaved = 0
     for position, expected in zip(positions, plain):
         told = []
         got = solve(position, threads=1, card_values=False, line=False,
-                    table=TranspositionTable(8), progress=told.append)  # fmt: skip
+                    table=TranspositionTable(8), progress=told.append, policy=policy)  # fmt: skip
         assert got.exact and got.guaranteed == expected.guaranteed
         seats_told = [int(m[5]) for m in told if re.match(r"seat \d: ", m)]
         last_seat_0 = max(i for i, seat in enumerate(seats_told) if seat == 0)
@@ -1035,6 +1068,7 @@ def runs_naive(hand: int, live: int) -> dict[int, int]:
     return representative
 
 
+@pytest.mark.kernels
 def test_move_equivalence_kernels():
     """move_representatives / representative_of against the definition in _kernels:
     cards of one suit with no live card between them are equivalent, the highest
@@ -1131,7 +1165,8 @@ def test_search_stats_profile_the_search(threads):
     if threads == 1:
         assert stats["deferred"] == 0  # only threads defer to one another (how: tested above)
     # without a table nothing is probed
-    bare = solve(position, (0,), card_values=False, line=False, use_table=False, threads=threads)
+    bare = solve(position, (0,), card_values=False, line=False, threads=threads,
+                 policy=SearchPolicy(use_table=False))
     assert bare.search_stats["tt_probes"] == bare.search_stats["tt_hits"] == 0
     assert bare.guaranteed == result.guaranteed
 

@@ -1,6 +1,6 @@
 """How large a proof is, trick by trick, against the ways the pair can spend its cards.
 
-``python -m benchmarks.proof_shape`` runs single tests of the guaranteed
+``python -m research.proof_shape`` runs single tests of the guaranteed
 value ("can seat 0 be sure of NEED points?") on endings of
 ``suite_paranoid.txt``, each on one thread in a fresh table large enough
 to keep every entry, and counts the trick-boundary positions the table then
@@ -11,7 +11,7 @@ score has to answer all of them, so its size follows C(2n, n) (their sum
 over the hand) however well the moves are ordered: 2.7 million at 12 cards
 a hand, 40 million at 14, 601 million at 16. The default tests are the two
 that decide the value of four endings, the one that holds and the one that
-fails. See benchmarks/README.md.
+fails. See research/README.md.
 """
 
 from __future__ import annotations
@@ -28,13 +28,16 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.solver import machine, read_suite, short_number
+from solver._kernels import _SHORTER_CODES
 from solver.compiled import warm_up
 from solver.paranoid import ParanoidSearch
+from solver.policy import SearchPolicy
 from solver.table import TranspositionTable
 
-from .solver import HERE, machine, read_suite, short_number
-
+HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "proof_shape.json"
+_READ_SLOTS = 1 << 22  # slots ``cards_left`` reads at a time (64 MiB)
 # SIZE:INDEX:NEED, the value's two deciding tests of endings worth 2, 2, 1 and 2 to seat 0
 DEFAULT_TESTS = ("10:10:2", "10:10:3", "12:1:2", "12:1:3", "12:3:1", "12:3:2",
                  "14:8:2", "14:8:3")
@@ -47,6 +50,26 @@ def table_megabytes(cards: int) -> int:
     return max(16, 2048 >> max(0, 14 - cards))
 
 
+def cards_left(table: TranspositionTable) -> np.ndarray:
+    """Cards each seat holds in the position of each entry of ``table``
+    (entries are trick boundaries, where the three hands are equal), read
+    off the keys: each suit's code tells its live cards by the count of
+    shorter codes it passes (``solver._kernels._suit_code``). A block of
+    slots at a time, so that reading a table of gigabytes takes little more
+    memory."""
+    return np.concatenate([_cards_left(table.slots[start:start + _READ_SLOTS])
+                           for start in range(0, table.entries, _READ_SLOTS)])
+
+
+def _cards_left(slots: np.ndarray) -> np.ndarray:
+    word_a, word_b = slots[:, 0], slots[:, 1]
+    used = (word_b >> 24) & 0xFF != 0  # the entry's worth: 0 marks an empty slot
+    key_a, key_b = (word_a ^ word_b)[used], (word_b >> 32)[used]
+    codes = [(key_a >> (20 * suit)) & 0xFFFFF for suit in range(3)] + [key_b & 0xFFFFF]
+    live = sum(np.searchsorted(_SHORTER_CODES, code, side="right") - 1 for code in codes)
+    return live // 3
+
+
 def pair_spendings(cards: int, left: int) -> int:
     """The ways the pair can have spent its cards when ``left`` of ``cards`` remain in each hand."""
     return math.comb(cards, cards - left) ** 2
@@ -56,9 +79,10 @@ def run_test(position, need: int) -> dict:
     """One test of seat 0 in a fresh table, and the table's entries by cards left."""
     n = position.cards_per_hand
     table = TranspositionTable(table_megabytes(n))
-    search = ParanoidSearch(table, None, None, threads=1, relaxed=False)  # the real game's proof
+    search = ParanoidSearch(table, None, None, threads=1,
+                            policy=SearchPolicy(relaxed_game=False))  # the real game's proof
     holds = search.wins_at_least(position, 0, need)
-    left = table.cards_left()
+    left = cards_left(table)
     levels, counts = np.unique(left, return_counts=True)
     by_cards_left = dict(zip(levels.tolist(), counts.tolist()))
     return {
@@ -143,7 +167,7 @@ def run_tests(tests: list[tuple], run: Callable, output: Path, people_table: Cal
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.proof_shape", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m research.proof_shape", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     args, tests = parse_tests(parser, DEFAULT_TESTS, RESULTS, argv)
     return run_tests(tests, run_test, args.output, table)

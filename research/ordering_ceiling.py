@@ -1,6 +1,6 @@
 """How many nodes perfect move ordering over the first tricks would save, at most.
 
-``python -m benchmarks.ordering_ceiling [SIZE:INDEX:NEED ...] [--tricks T]``
+``python -m research.ordering_ceiling [SIZE:INDEX:NEED ...] [--tricks T]``
 runs single tests of the guaranteed value ("can seat 0 be sure of NEED
 points?") on endings of ``suite_paranoid.txt``, one thread, three ways:
 
@@ -18,7 +18,7 @@ Counted: the search's nodes plus the driver's positions (each once: it
 remembers them as the table would). Over the driver's nodes of the pair
 and of the seat where some card decides, it also counts how often the
 outcome order puts a deciding card first. The driver's searches share one
-table, as one search would. See benchmarks/README.md.
+table, as one search would. See research/README.md.
 """
 
 from __future__ import annotations
@@ -32,10 +32,12 @@ from rich.table import Table
 from solver import Position
 from solver.cards import popcount
 from solver.paranoid import ParanoidSearch, outcome_order
+from solver.policy import SearchPolicy
 from solver.table import TranspositionTable
 
-from .proof_shape import parse_tests, run_tests, table_megabytes
-from .solver import HERE, short_number
+from benchmarks.solver import short_number
+
+from .proof_shape import HERE, parse_tests, run_tests, table_megabytes
 
 RESULTS = HERE / "results" / "ordering_ceiling.json"
 SEAT = 0
@@ -48,7 +50,7 @@ def new_search(cards: int) -> ParanoidSearch:
     """One thread, a fresh table with room for a whole proof, no budget, the
     real game only (not the relaxed game first: its order is what is measured)."""
     return ParanoidSearch(TranspositionTable(table_megabytes(cards)), None, None, threads=1,
-                          relaxed=False)
+                          policy=SearchPolicy(relaxed_game=False))
 
 
 @dataclass
@@ -158,7 +160,7 @@ def table(records: list[dict]) -> Table:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.ordering_ceiling",
+    parser = argparse.ArgumentParser(prog="python -m research.ordering_ceiling",
                                      description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tricks", type=int, default=DEFAULT_TRICKS, metavar="T",
