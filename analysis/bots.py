@@ -15,8 +15,8 @@ hands hold; the tests check it.
   higher Coin; otherwise shed its lowest non-Coin.
 - ``PimcBot(samples, time_limit, ...)``: the best card of ``hint`` (perfect
   information Monte Carlo: determinised deals, open-hand values); the bot
-  ``pimc-playout`` values the deals as ``hint`` did before its learned
-  evaluation (greedy playouts, then exact), for comparison. In a
+  ``pimc-search`` values the deals with ``hint``'s learned evaluation
+  (``evaluation="search"``) instead of greedy playouts, for comparison. In a
   ``solver.match.Hand`` it is shown the record so far (``choose_record``), of
   which it reads only its own seat's view; with ``sampler="weighted"`` it
   weights its deals by how likely they make the other seats' plays.
@@ -108,12 +108,12 @@ class PimcBot:
         return self.choose(position, seat, rng)
 
 
-BOTS = ("random", "greedy", "pimc", "pimc-playout")
+BOTS = ("random", "greedy", "pimc", "pimc-search")
 
 
 def make_bot(name: str, **options):
     """The bot called ``name`` (``random``, ``greedy``, ``pimc`` or
-    ``pimc-playout``); ``options`` go to ``PimcBot`` (``samples``,
+    ``pimc-search``); ``options`` go to ``PimcBot`` (``samples``,
     ``time_limit``, ``mode``, ...)."""
     if name == "random":
         return random_bot
@@ -121,8 +121,8 @@ def make_bot(name: str, **options):
         return greedy_bot
     if name == "pimc":
         return PimcBot(**options)
-    if name == "pimc-playout":
-        return PimcBot(**options, evaluation="playout")
+    if name == "pimc-search":
+        return PimcBot(**options, evaluation="search")
     raise CoinsError(f'bot "{name}" is not a bot: choose from {", ".join(BOTS)}')
 
 

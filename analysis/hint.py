@@ -12,15 +12,17 @@ the noise are reported as tied with it.
 
 How a card is valued in one deal (``evaluation``):
 
-- ``"search"`` (default, ``mode="maxn"``): exactly (``solver.maxn``) when the
-  mover holds at most ``exact_cards`` cards; before that, the estimate of
-  ``solver.evaluator``: max^n searched for ``SEARCH_TRICKS`` tricks, a
-  network trained on exact values beyond.
-- ``"playout"``: exactly when small (``mode`` decides: own max^n points or
-  the guaranteed value); before that, greedy play (``analysis.playout``) to
+- ``"playout"`` (default): exactly when the mover holds at most
+  ``exact_cards`` cards (``mode`` decides: own max^n points or the
+  guaranteed value); before that, greedy play (``analysis.playout``) to
   ``horizon`` cards a hand, then exactly, averaged over ``rollouts``
-  playouts. The learned evaluation knows max^n only, so ``mode="paranoid"``
-  always uses this one.
+  playouts.
+- ``"search"`` (``mode="maxn"`` only): exactly when small; before that the
+  estimate of ``solver.evaluator``: max^n searched for ``SEARCH_TRICKS``
+  tricks, a network trained on exact values beyond. It is the closer
+  estimate of the open-hand max^n values, yet in play against the bots it
+  did worse than the playouts, which model opponents that play by
+  heuristics (docs/experiments.md), so it is not the default.
 
 Which deals (``sampler``): ``"uniform"`` among those consistent with the
 view (``solver.sampling``), or ``"weighted"``: a pool of uniform deals,
@@ -60,7 +62,7 @@ MODES = ("maxn", "paranoid")
 SAMPLERS = ("uniform", "weighted")
 EVALUATIONS = ("search", "playout")
 DEFAULT_SAMPLER = "uniform"
-DEFAULT_EVALUATION = "search"
+DEFAULT_EVALUATION = "playout"
 DEFAULT_HORIZON = 5
 POOL_FACTOR = 10  # weighted sampling: uniform deals in the pool per deal drawn
 POOL_MIN = 100

@@ -163,7 +163,7 @@ def hint_view(args: argparse.Namespace) -> HintAnswer:
     """``coins hint``."""
     record = read_view(_text(args.view))
     result = hint(record, args.samples, args.time_limit, args.seed, args.mode,
-                  sampler=args.sampler)  # fmt: skip
+                  sampler=args.sampler, evaluation=args.evaluation)  # fmt: skip
     return HintAnswer(record, result, _open_hand_values(record, args.mode))
 
 

@@ -20,6 +20,8 @@ from rich.text import Text
 from analysis.arena import MAX_DEALS, DuplicateResult, MatchesResult, duplicate, interval, matches
 from analysis.bots import BOTS, PIMC_SAMPLES, PIMC_TIME_LIMIT
 from analysis.hint import (
+    DEFAULT_EVALUATION,
+    EVALUATIONS,
     DEFAULT_HORIZON,
     DEFAULT_SAMPLER,
     DEFAULT_SAMPLES,
@@ -44,7 +46,8 @@ def hint_command(args: argparse.Namespace) -> None:
     context). Each sampled deal fills the hidden hands among those consistent
     with the view (uniformly, or weighted by how likely the deal makes the
     other seats' plays: --sampler); every card is valued in each (exactly with
-    the open-hand solver when few cards are left; before that by a search of
+    the open-hand solver when few cards are left; before that by greedy play to
+    a few cards a hand then exactly, or with --evaluation search by a search of
     the next trick and a network trained on exact values) and the values are
     averaged: mean points for the mover with its standard error, how often the
     card was the best, and how far behind the best card it is, deal by deal.
@@ -61,7 +64,7 @@ def hint_command(args: argparse.Namespace) -> None:
     console.print(f"View {answer.view}")
     console.print(render.hint_table(result, answer.context))
     what = "own points, everyone for themselves" if args.mode == "maxn" else "guaranteed points"
-    how = ("estimated by a search of the next tricks and a network trained on exact values"
+    how = ("estimated by a search of the next trick and a network trained on exact values"
            if result.evaluation == "search"
            else f"by greedy play to {DEFAULT_HORIZON} cards a hand, then exactly")  # fmt: skip
     tied = result.tied
@@ -99,9 +102,9 @@ def match_command(args: argparse.Namespace) -> None:
     short) and its seconds per move. Ties for first cannot happen: only a
     trick's winner scores, so one seat reaches T first and wins.
 
-    Bots: random, greedy (a heuristic), pimc (hint's best card), pimc-playout
-    (the same, valuing deals by greedy playouts as hint did before its learned
-    evaluation).
+    Bots: random, greedy (a heuristic), pimc (hint's best card), pimc-search
+    (the same, valuing deals by the learned evaluation, hint's
+    --evaluation search, instead of greedy playouts).
     """
     options = {"samples": args.pimc_samples, "time_limit": args.pimc_time_limit}
     if args.target is None:
@@ -240,6 +243,11 @@ def register(add) -> None:
         "--sampler", choices=SAMPLERS, default=DEFAULT_SAMPLER,
         help=f"uniform deals, or weighted by the likelihood of the other seats' plays "
         f"(default {DEFAULT_SAMPLER})",
+    )  # fmt: skip
+    hint_parser.add_argument(
+        "--evaluation", choices=EVALUATIONS, default=DEFAULT_EVALUATION,
+        help="how a card is valued in a sampled deal beyond exact reach: playout (greedy play, "
+        f"then exact) or search (the learned estimate); default {DEFAULT_EVALUATION}",
     )  # fmt: skip
     hint_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a table"

@@ -1743,18 +1743,18 @@ def value_features(h_leader, h_next, h_third, x):
 
 
 @njit
-def value_net(h_leader, h_next, h_third, w1, b1, w2, b2, w3, b3, x):
+def value_net(h_leader, h_next, h_third, w1, b1, w2, b2, w3, b3, first, last, x):
     """The network's points for the leader, the next seat and the third, from a
     trick boundary to the end of the hand (they add up to the Coins left). The
-    weights stack the members of an ensemble on their first axis; their
-    shares of the Coins are averaged."""
+    weights stack the members of ensembles on their first axis; the shares of
+    the Coins of members ``first`` to ``last - 1`` are averaged."""
     coins = popcount((h_leader | h_next | h_third) & COINS_MASK)
     if coins == 0:
         return 0.0, 0.0, 0.0
     value_features(h_leader, h_next, h_third, x)
-    members, n1, n2 = b1.shape[0], b1.shape[1], b2.shape[1]
+    n1, n2 = b1.shape[1], b2.shape[1]
     s0 = s1 = s2 = 0.0
-    for m in range(members):
+    for m in range(first, last):
         a1 = b1[m].copy()
         for i in range(x.shape[0]):
             if x[i] != 0.0:
@@ -1779,15 +1779,17 @@ def value_net(h_leader, h_next, h_third, w1, b1, w2, b2, w3, b3, x):
         s0 += e0 / total
         s1 += e1 / total
         s2 += e2 / total
-    share = coins / members
+    share = coins / (last - first)
     return s0 * share, s1 * share, s2 * share
 
 
 @njit
-def _leaf_value(hands, leader, w1, b1, w2, b2, w3, b3, x, out):
-    """``value_net`` of a trick boundary, written into ``out`` by absolute seat."""
+def _leaf_value(hands, leader, w1, b1, w2, b2, w3, b3, split, small, x, out):
+    """``value_net`` of a trick boundary, written into ``out`` by absolute seat: the
+    first ``small`` members value hands of up to ``split`` cards, the others larger ones."""
+    first, last = (0, small) if popcount(hands[leader]) <= split else (small, b1.shape[0])
     a, b, c = value_net(hands[leader], hands[(leader + 1) % 3], hands[(leader + 2) % 3],
-                        w1, b1, w2, b2, w3, b3, x)  # fmt: skip
+                        w1, b1, w2, b2, w3, b3, first, last, x)  # fmt: skip
     out[leader] = a
     out[(leader + 1) % 3] = b
     out[(leader + 2) % 3] = c
@@ -1808,9 +1810,11 @@ def _estimate_prefers(mover, a, b):
 
 @njit
 def estimate_search(hands0, leader0, trick0, n_trick0, tricks, root_moves, n_root,
-                    w1, b1, w2, b2, w3, b3, max_nodes, stop, root_results, stats):  # fmt: skip
+                    w1, b1, w2, b2, w3, b3, split, small, max_nodes, stop, root_results,
+                    stats):  # fmt: skip
     """Max^n to the end of ``tricks`` tricks (the current one counts), the network
-    at the trick boundaries where it stops, for the root cards ``root_moves[:n_root]``.
+    (``_leaf_value``) at the trick boundaries where it stops, for the root cards
+    ``root_moves[:n_root]``.
 
     ``root_results[i]`` gets the three seats' points (from the root on) after
     ``root_moves[i]``. Returns ``n_root``, or ``ESTIMATE_ABORTED`` when
@@ -1877,7 +1881,8 @@ def estimate_search(hands0, leader0, trick0, n_trick0, tricks, root_moves, n_roo
                 value[:] = 0.0
             elif n_trick[child] == 0 and depth[child] == 0:
                 stats[1] += 1
-                _leaf_value(hands[child], leaders[child], w1, b1, w2, b2, w3, b3, x, value)
+                _leaf_value(hands[child], leaders[child], w1, b1, w2, b2, w3, b3, split, small, x,
+                            value)  # fmt: skip
             else:
                 live = hands[child, 0] | hands[child, 1] | hands[child, 2]
                 for j in range(n_trick[child]):

@@ -30,9 +30,12 @@ WEIGHTS_FILE = "value_net.npz"
 class ValueNet:
     """The leaf evaluation: two hidden ReLU layers, then each seat's share of the
     Coins left (a softmax), from a trick boundary seen by its leader. Each
-    array stacks the members of an ensemble on its first axis (one or more
-    networks of the same sizes, trained from different seeds), whose shares
-    are averaged."""
+    array stacks the members of ensembles on its first axis (networks of the
+    same sizes, trained from different seeds), whose shares are averaged: the
+    first ``small`` members value positions of up to ``split`` cards a hand
+    (trained on exact values), the others larger ones (trained on to full
+    deals). Within exact labels' reach the first kind picked cards better,
+    though the second's errors were smaller (docs/experiments.md)."""
 
     w1: np.ndarray
     b1: np.ndarray
@@ -40,6 +43,12 @@ class ValueNet:
     b2: np.ndarray
     w3: np.ndarray
     b3: np.ndarray
+    split: int = 16
+    small: int | None = None
+
+    def __post_init__(self):
+        if self.small is None:
+            object.__setattr__(self, "small", self.members)
 
     @classmethod
     def load(cls, path=None) -> ValueNet:
@@ -50,7 +59,8 @@ class ValueNet:
             with np.load(file) as weights:
                 arrays = {name: np.ascontiguousarray(stacked(weights[name], name), dtype=np.float64)
                           for name in ("w1", "b1", "w2", "b2", "w3", "b3")}  # fmt: skip
-        net = cls(**arrays)
+                sizes = {name: int(weights[name]) for name in ("split", "small") if name in weights}
+        net = cls(**arrays, **sizes)
         net._check()
         return net
 
@@ -62,24 +72,28 @@ class ValueNet:
         m, n1, n2 = self.b1.shape[0], self.b1.shape[1], self.b2.shape[1]
         shapes = {"w1": (m, k.VALUE_FEATURES, n1), "w2": (m, n1, n2), "b2": (m, n2),
                   "w3": (m, n2, 3), "b3": (m, 3)}  # fmt: skip
+        if not 0 < self.small <= m or (self.small < m) != (self.split < 16):
+            raise CoinsError(f"value network: {self.small} small members of {m} for hands of up "
+                             f"to {self.split} cards do not fit")  # fmt: skip
         for name, shape in shapes.items():
             if getattr(self, name).shape != shape:
                 raise CoinsError(f"value network: {name} has shape {getattr(self, name).shape}, "
                                  f"expected {shape}")  # fmt: skip
 
     @property
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        return self.w1, self.b1, self.w2, self.b2, self.w3, self.b3
+    def arrays(self) -> tuple:
+        """What the kernels take: the weights, ``split`` and ``small``."""
+        return self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.split, self.small
 
     def value(self, position: Position) -> tuple[float, float, float]:
         """The network's points for seats 0, 1, 2 from a trick boundary (no card on
         the table) to the end of the hand."""
         if position.trick:
             raise CoinsError("the value network reads positions at a trick boundary only")
-        leader = position.leader
-        hands = [position.hands[(leader + i) % 3] for i in range(3)]
-        by_leader = k.value_net(*hands, *self.arrays, np.empty(k.VALUE_FEATURES))
-        return tuple(float(by_leader[(seat - leader) % 3]) for seat in range(3))
+        out = np.empty(3)
+        k._leaf_value(np.array(position.hands, dtype=np.int64), position.leader, *self.arrays,
+                      np.empty(k.VALUE_FEATURES), out)  # fmt: skip
+        return tuple(float(v) for v in out)
 
 
 def stacked(array: np.ndarray, name: str) -> np.ndarray:

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Rebuild solver/value_net.npz from nothing: exact labels, then a network, then
 # one size at a time beyond exact reach: each size labelled by a one-trick
-# search with the network so far, which then trains on from where it was.
+# search with the network so far, which then trains on from where it was. The
+# shipped file holds the first network for hands of up to 9 cards, the last
+# one beyond.
 # Run from anywhere with the project installed; DATA (default training/data)
 # keeps the label files, and files already there are reused (the exact labels
 # take hours: LABELS lists the make_labels.py runs as seed:rounds, one process each).
@@ -29,4 +31,4 @@ for cards in 9 10 11 12 13 14 15 16; do
         "$DATA"/boot_*.npz --init "$net" --epochs "$EPOCHS" --out "$DATA/net_$cards.npz"
     net="$DATA/net_$cards.npz"
 done
-cp "$net" "$here/../solver/value_net.npz"
+"$PYTHON" combine_nets.py "$DATA/net_8.npz" "$net" --split 9 --out "$here/../solver/value_net.npz"

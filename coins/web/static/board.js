@@ -503,9 +503,9 @@ function drawView(read, hint) {
       cardOptions: ranks ? card => {
         const entry = ranks.get(card);
         return entry ? {
-          classes: entry.mean === top ? "best-g" : "",
-          values: el("div", { class: "values" }, el("span", { class: entry.mean === top ? "best" : "", text: `${entry.mean.toFixed(2)}` }),
-            el("span", { text: `±${entry.stderr.toFixed(2)}` })),
+          classes: entry.tied ? "best-g" : "",
+          values: el("div", { class: "values" }, el("span", { class: entry.tied ? "best" : "", text: `${entry.mean.toFixed(2)}` }),
+            el("span", { text: stderrText(entry) })),
         } : {};
       } : null,
     })),
@@ -531,19 +531,24 @@ async function hintView() {
   $("hint-result").replaceChildren(hintTable(result));
 }
 
+// a standard error needs two deals or more: none is shown from fewer
+const stderrText = entry => (entry.stderr === null ? "±–" : `±${entry.stderr.toFixed(2)}`);
+
 function hintTable(result) {
   const top = Math.max(...result.cards.map(c => c.mean), 1);
   const what = result.mode === "maxn" ? "own points, everyone for themselves" : "guaranteed points";
   return el("div", { class: "hint-list" },
     el("table", { class: "results", id: "hint-table" },
-      el("tr", {}, ...["", "card", "mean", "± stderr", "best in", ""].map(h => el("th", { text: h }))),
-      ...result.cards.map((entry, i) => el("tr", { "data-card": entry.card },
+      el("tr", {}, ...["", "card", "mean", "± stderr", "best in", "behind", "deals", ""].map(h => el("th", { text: h }))),
+      ...result.cards.map((entry, i) => el("tr", { "data-card": entry.card, class: entry.tied ? "tied" : "" },
         el("td", { class: "num", text: i + 1 }), el("td", {}, chipEl(entry.card)),
         el("td", { class: "num mean", text: entry.mean.toFixed(2) }),
-        el("td", { class: "num", text: entry.stderr.toFixed(2) }),
+        el("td", { class: "num", text: stderrText(entry).slice(1) }),
         el("td", { class: "num", text: `${Math.round(entry.best_rate * 100)}%` }),
+        el("td", { class: "num", text: i === 0 ? "best" : `${entry.behind.toFixed(2)}${entry.tied ? " tied" : ""}` }),
+        el("td", { class: "num", text: entry.samples }),
         el("td", {}, el("span", { class: "bar", style: `width:${Math.round(120 * entry.mean / top)}px` }))))),
-    el("p", { class: "dim", text: `Seat ${result.seat} to move. mean: ${what} from here on, over ${result.samples} sampled deals (${result.exact_samples} solved exactly, ${result.sampler} sampling); best in: the share of deals where the card was best. ${result.seconds.toFixed(2)} s` }));
+    el("p", { class: "dim", text: `Seat ${result.seat} to move. mean: ${what} from here on, over ${result.samples} sampled deals (${result.exact_samples} solved exactly, ${result.sampler} sampling); best in: the share of deals where the card was best; behind: the best card's lead, deal by deal (tied: within the noise); a card clearly behind stops being valued (fewer deals). ${result.seconds.toFixed(2)} s` }));
 }
 
 $("view-load").onclick = () => loadView($("view-text").value);
