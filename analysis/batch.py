@@ -53,10 +53,8 @@ COMMENT = "#"
 CHUNKS_PER_WORKER = 8
 MAX_CHUNK = 64
 # Worker tables are cleared before positions of this many cards a hand or more. Small
-# endings share sub-endings, so a table kept from earlier positions saves work (400 random
-# 6-card endings, both modes, one process: 37.5M nodes, 3.1 s kept; 56M, 4.7 s cleared);
-# at 8 cards the old entries only crowd the table (30 endings: 177M nodes, 15.4 s kept;
-# 161M, 11.9 s cleared).
+# endings share sub-endings, so a table kept from earlier positions saves work; from 8
+# cards the old entries only crowd the table (docs/experiments.md).
 CLEAR_FROM_CARDS = 8
 # Bounds on the numbers a batch takes, far above any real run, so that a mistyped
 # number is refused rather than started (a batch of 10^9 endings would run for years).

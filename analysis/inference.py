@@ -15,9 +15,9 @@ It is cheap (one ``greedy_card`` call per observed play: a few hundred deals
 are weighted in milliseconds) and never zero, so no consistent deal is ruled
 out. Exact values would be a better model late in a hand but cost a search per
 observed play per deal. ``benchmarks/hint_quality.py`` measures what this one
-buys: nothing measurable beside greedy bots, and more than a point a hand
-lost beside random ones (whose plays it misreads), so ``hint`` samples
-uniformly by default.
+buys (benchmarks/README.md): beside players it does not model, such as
+random ones, it misreads their plays, so ``hint`` samples uniformly by
+default.
 """
 
 from __future__ import annotations

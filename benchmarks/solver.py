@@ -305,7 +305,7 @@ def compile_line(report: dict) -> str:
 
 
 def markdown(report: dict, caps: str | None = None) -> str:
-    """The summary as a Markdown table, for README.md's Benchmarks section.
+    """The summary as a Markdown table, for benchmarks/README.md.
 
     ``caps`` says what time caps the run had (default: this benchmark's two).
     """
@@ -402,7 +402,7 @@ def add_common_options(parser: argparse.ArgumentParser, results: Path) -> None:
     parser.add_argument("--output", type=Path, metavar="PATH",
                         help=f"where to save the JSON (default {results.relative_to(HERE.parent)})")
     parser.add_argument("--markdown", action="store_true",
-                        help="also print the summary as a Markdown table (for README.md)")
+                        help="also print the summary as a Markdown table (for benchmarks/README.md)")
     parser.add_argument("--make-suite", action="store_true",
                         help="write the suite file from its seeds and stop (it is committed)")
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS, metavar="N",

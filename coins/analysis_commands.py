@@ -173,10 +173,6 @@ def _table(*columns: tuple[str, str]) -> Table:
     return table
 
 
-def _vector(values) -> str:
-    return "-" if values is None else " ".join(str(v) for v in values)
-
-
 def _runs_cell(position: Position, value_of, mark_of, played: Card | None) -> Text:
     """The mover's cards, equivalent ones together (``JC/9C``), each run with its value."""
     parts = []

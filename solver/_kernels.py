@@ -98,8 +98,8 @@ def borrowed(array):
     that counts no references.
 
     Numba counts a reference to an array each time a helper takes it, with
-    atomic operations (the inlined helpers of a search loop made it three
-    times slower). A kernel's array arguments belong to its caller for the
+    atomic operations, which in the inlined helpers of a search loop cost
+    more than the search itself (docs/experiments.md). A kernel's array arguments belong to its caller for the
     whole call, so the kernel borrows each one on entry and passes the
     borrowed views on: only to helpers it calls, never kept or returned.
     As plain Python it is the array itself."""

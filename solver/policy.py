@@ -4,7 +4,7 @@ The searches read their thresholds and node allowances from the policy they
 are given, never from module globals, so a test sets small thresholds to make
 every path run on small positions, and a measurement compares two policies in
 one process. The defaults are the measured best on the benchmark suites
-(docs/search-notes.md and docs/experiments-from-code.md give the figures).
+(docs/experiments.md gives the figures).
 The switches at the end turn speed-ups off, for tests and measurements.
 """
 

@@ -111,8 +111,8 @@ class TranspositionTable:
     @property
     def overfull(self) -> bool:
         """Have the searches written new entries for a quarter of the slots?
-        Replacements then begin to lose proofs (growing at a half took more
-        nodes, at an eighth no fewer)."""
+        Replacements then begin to lose proofs (docs/experiments.md has the
+        thresholds measured)."""
         return self.written * 4 >= self.entries
 
     @property
@@ -172,9 +172,9 @@ def grown_table_megabytes(cards_per_hand: int) -> int:
     Endings: the heaviest searches take fewer nodes and less time in 32 Mi
     slots than in 16 Mi; twice as many saved few nodes, and random probes
     over more memory are slower. Full deals: a proof that a seat can score
-    stores over a hundred million positions, which need gigabytes; full
-    deals the search finishes in seconds never fill their first 256 MiB, so
-    they do not grow.
+    stores far more positions than an ending's table holds; full deals the
+    search finishes in seconds never fill their first 256 MiB, so they do
+    not grow. (docs/experiments.md has the figures.)
     """
     memory = memory_megabytes() or 8 * DEAL_GROWN_MB  # not known: assume enough
     most, share = (DEAL_GROWN_MB, 4) if cards_per_hand >= DEAL_GROWTH_MIN_CARDS else (GROWN_MB, 8)
