@@ -73,6 +73,37 @@ class Chooser(Protocol):
 Player = Union[Callable[[Position, int, random.Random], "Card | str | int"], Chooser]
 
 
+# ----- where a match stands ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Where a match stands as a hand is played (RULES.md, "Values of a position
+    in a match"): the ``target`` and each seat's ``scores`` when the hand
+    began. A position's ``taken`` adds to them: a seat's total is its score
+    plus its taken, and its need is the target minus that."""
+
+    target: int
+    scores: tuple[int, int, int] = (0, 0, 0)
+
+    def __post_init__(self):
+        object.__setattr__(self, "target", check_target(self.target))
+        object.__setattr__(self, "scores", _check_scores(self.scores))
+        self.needs()
+
+    def needs(self, taken: Sequence[int] = (0, 0, 0)) -> tuple[int, int, int]:
+        """The points each seat still needs after ``taken`` this hand (each at least 1)."""
+        totals = [score + t for score, t in zip(self.scores, taken)]
+        for seat, total in enumerate(totals):
+            if total >= self.target:
+                raise MatchError(f"the match is over: seat {seat} has {total} points, "
+                                 f"the target is {self.target}")  # fmt: skip
+        return tuple(self.target - total for total in totals)
+
+    def to_json(self) -> dict:
+        return {"target": self.target, "scores": list(self.scores)}
+
+
 # ----- simple players ---------------------------------------------------------------------
 
 
