@@ -1601,7 +1601,8 @@ def estimate_search(hands0, leader0, trick0, n_trick0, tricks, root_moves, n_roo
 # the needs left, the last trick's winner leading. Searched to the end of the
 # hand the values are exact; with a depth of ``tricks`` tricks the trick
 # boundaries where it stops are valued by the value network's points turned
-# into chances (``_points_to_chances``), an estimate.
+# into chances (``_points_to_chances``), an estimate (the hand's last trick,
+# forced, is always played out).
 #
 # The mover's preference (``_chance_prefers``) is a strict order, chances
 # rounded to ``CHANCE_DECIMALS`` decimals, so cards can be tried in any order:
