@@ -20,6 +20,7 @@ from .evaluator import search_card_results
 from .position import Position
 from .solve import solve
 from .table import TranspositionTable
+from .winning import solve_match
 
 # Seconds a cold compile of SOLVE_KERNELS takes on the 2-core development
 # machine; ``python -m benchmarks.solver`` measures it again (its "compile"
@@ -32,6 +33,7 @@ COMPILE_SECONDS = 10
 SOLVE_KERNELS = (
     _kernels.paranoid_search, _kernels.maxn_search, _kernels.representative_of,
     _kernels.move_entries, _kernels.move_score, _kernels.estimate_search,
+    _kernels.match_search,
 )
 
 # A small position whose solve goes through every kernel (values, card values, line).
@@ -74,6 +76,7 @@ def warm_up() -> float:
     start = time.perf_counter()
     solve(_WARM_UP_POSITION, mode="both")
     search_card_results(Position.parse(_WARM_UP_POSITION), 1)
+    solve_match(_WARM_UP_POSITION, 15)
     TranspositionTable(_SMALLEST_MB, grow_to=2 * _SMALLEST_MB).grow(_kernels.PARANOID_BUCKET)
     _warm = True
     return time.perf_counter() - start

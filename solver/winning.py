@@ -150,9 +150,10 @@ def card_chances(
     results = np.zeros((count, 3))
     stats = np.zeros(4, dtype=np.int64)
     word = _table_word(next_hands, net)
+    bits = table_bits(min(position.cards_per_hand, depth + 3))
 
     def search(thread: int, budget: int, stop: np.ndarray) -> int:
-        keys, values = _thread_table(table_bits(position.cards_per_hand)) if depth > 1 else _NO_TABLE
+        keys, values = _thread_table(bits) if depth > 1 else _NO_TABLE
         return k.match_search(hands, position.leader, trick, len(position.trick), needs, depth,
                               roots, count, next_hands.chances, *net.arrays, keys, values, word,
                               budget, stop, results, stats)  # fmt: skip
