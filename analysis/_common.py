@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from solver import CoinsError, Position, checks, solve
+from solver import CoinsError, MatchState, MatchValues, Position, checks, solve, solve_match
 from solver import _kernels as k
 from solver.cards import SEATS, Card, cards_in
 from solver.errors import NotationError
@@ -74,6 +74,14 @@ class Budget:
 
     def maxn(self, position: Position, **options) -> MaxnResult:
         result = solve_maxn(position, **self._left(), **options)
+        self.nodes += result.nodes
+        if not result.exact:
+            raise BudgetSpent
+        return result
+
+    def match(self, position: Position, match: MatchState) -> MatchValues:
+        """Every card's chances of winning ``match`` for the mover, exactly."""
+        result = solve_match(position, match.target, match.scores, **self._left(), line=False)
         self.nodes += result.nodes
         if not result.exact:
             raise BudgetSpent

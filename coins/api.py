@@ -113,14 +113,16 @@ def analyze_position(
     ``interrupted`` set."""
     try:
         return analyze(Position.parse(_text(args.position)), args.max_nodes, args.time_limit,
-                       exact_cards=args.exact_cards, progress=progress)  # fmt: skip
+                       exact_cards=args.exact_cards, progress=progress,
+                       match=options.match_state(args))  # fmt: skip
     except AnalysisInterrupted as stop:
         return stop.analysis
 
 
 def review_record(args: argparse.Namespace) -> Review:
     """``coins review``."""
-    return review(_text(args.record), args.max_nodes, args.time_limit)
+    return review(_text(args.record), args.max_nodes, args.time_limit,
+                  match=options.match_state(args))
 
 
 def graph_of(args: argparse.Namespace, progress: Callable[[str], None] | None = None
