@@ -66,22 +66,18 @@ class Budget:
         return min(default, seconds / max(1, decisions_left) * 2)
 
     def paranoid(self, position: Position, seats=(0, 1, 2), **options) -> SolveResult:
-        result = solve(position, seats, **self._left(), **options)
-        self.nodes += result.nodes
-        if not result.exact:
-            raise BudgetSpent
-        return result
+        return self._charge(solve(position, seats, **self._left(), **options))
 
     def maxn(self, position: Position, **options) -> MaxnResult:
-        result = solve_maxn(position, **self._left(), **options)
-        self.nodes += result.nodes
-        if not result.exact:
-            raise BudgetSpent
-        return result
+        return self._charge(solve_maxn(position, **self._left(), **options))
 
     def match(self, position: Position, match: MatchState) -> MatchValues:
         """Every card's chances of winning ``match`` for the mover, exactly."""
-        result = solve_match(position, match.target, match.scores, **self._left(), line=False)
+        return self._charge(solve_match(position, match.target, match.scores, **self._left(),
+                                        line=False))  # fmt: skip
+
+    def _charge(self, result):
+        """Count a solver call's nodes; ``BudgetSpent`` when it came back inexact."""
         self.nodes += result.nodes
         if not result.exact:
             raise BudgetSpent

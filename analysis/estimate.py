@@ -28,6 +28,7 @@ from solver import CoinsError, MatchState, Position
 from solver.cards import Card
 from solver.compiled import ensure_compiled
 from solver.evaluator import search_card_results
+from solver.match import check_match
 from solver.maxn import solve_maxn
 from solver.threads import DEFAULT_THREADS, BudgetExhausted
 from solver.winning import card_chances, solve_match
@@ -119,10 +120,7 @@ def estimate(
         raise CoinsError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
         raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
-    if match is not None:
-        if not isinstance(match, MatchState):
-            raise CoinsError(f"match must be a MatchState, not {type(match).__name__}")
-        match.needs(position.taken)
+    check_match(match, position.taken)
     ensure_compiled()  # before the clock: a first run compiles
     start = time.perf_counter()
     deadline = start + time_limit

@@ -56,6 +56,7 @@ from solver import CoinsError, MatchState, Position, checks, solve
 from solver.cards import Card
 from solver.compiled import ensure_compiled
 from solver.evaluator import search_card_results
+from solver.match import check_match
 from solver.maxn import solve_maxn
 from solver.record import Record
 from solver.sampling import ViewSampler, resample_position
@@ -228,11 +229,8 @@ def hint(
         raise CoinsError(f"tremble must be a probability above 0, not {tremble!r}")
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
-    if match is not None:
-        if not isinstance(match, MatchState):
-            raise CoinsError(f"match must be a MatchState, not {type(match).__name__}")
-        if mode != "maxn":
-            raise CoinsError("a hint for a match plays for the match: mode must be maxn")
+    if check_match(match) is not None and mode != "maxn":
+        raise CoinsError("a hint for a match plays for the match: mode must be maxn")
     exact_cards = EXACT_CARDS["match" if match else mode] if exact_cards is None else exact_cards
     if rng is not None and seed is not None:
         raise CoinsError("give rng or seed, not both")

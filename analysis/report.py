@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 from solver import CoinsError, MatchState, Position
 from solver.cards import Card
+from solver.match import check_match
 from solver.winning import preferred
 
 from ._common import Budget, BudgetSpent, as_position, card_list, points_won, preferred_card
@@ -254,10 +255,7 @@ def analyze(
     position = as_position(position)
     if isinstance(exact_cards, bool) or not isinstance(exact_cards, int) or exact_cards < 0:
         raise CoinsError(f"exact_cards must be a whole number of cards, not {exact_cards!r}")
-    if match is not None:
-        if not isinstance(match, MatchState):
-            raise CoinsError(f"match must be a MatchState, not {type(match).__name__}")
-        match.needs(position.taken)
+    check_match(match, position.taken)
     budget = Budget(max_nodes, time_limit)
     report = Analysis(position, match=match)
     if match is not None:

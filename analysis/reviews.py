@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver import CoinsError, MatchState, Position
+from solver import MatchState, Position
 from solver.cards import SEATS, Card
+from solver.match import check_match
 from solver.record import Record
 from solver.winning import preferred
 
@@ -220,10 +221,7 @@ def review(record: Record | str, max_nodes: int | None = None, time_limit: float
     [(Card('2B'), 0, 0), (Card('3O'), 0, 0), (Card('JC'), 2, 2)]
     """
     record = read_record(record)
-    if match is not None:
-        if not isinstance(match, MatchState):
-            raise CoinsError(f"match must be a MatchState, not {type(match).__name__}")
-        match.needs(record.start.taken)
+    check_match(match, record.start.taken)
     budget = Budget(max_nodes, time_limit)
     result = Review(record.start, list(record.moves), match=match)
     result.summary = [SeatSummary(seat) for seat in range(SEATS)]

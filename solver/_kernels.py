@@ -1842,7 +1842,6 @@ def match_search(hands0, leader0, trick0, n_trick0, needs0, tricks, root_moves, 
             hands[child, mover] ^= 1 << card
             depth[child] = depth[ply]
             leaf = False
-            hint = -1
             if nt < 2:
                 leaders[child] = lead
                 n_trick[child] = nt + 1

@@ -108,6 +108,17 @@ class MatchState:
         return {"target": self.target, "scores": list(self.scores)}
 
 
+def check_match(match, taken: Sequence[int] = (0, 0, 0)) -> MatchState | None:
+    """``match`` if it is None or a ``MatchState`` that a hand with ``taken`` so
+    far has not ended; ``MatchError`` otherwise."""
+    if match is None:
+        return None
+    if not isinstance(match, MatchState):
+        raise MatchError(f"match must be a MatchState, not {type(match).__name__}")
+    match.needs(taken)
+    return match
+
+
 # ----- simple players ---------------------------------------------------------------------
 
 

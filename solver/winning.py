@@ -31,7 +31,7 @@ from . import checks
 from .cards import Card
 from .errors import CoinsError
 from .evaluator import ValueNet, default_net
-from .match import MatchState
+from .match import MatchState, check_match
 from .next_hands import NextHands, default_table
 from .position import Position
 from .threads import BudgetExhausted, run_searches
@@ -128,8 +128,9 @@ def card_chances(
     """
     if not isinstance(position, Position):
         raise CoinsError(f"expected a Position, not {type(position).__name__}")
-    if not isinstance(state, MatchState):
-        raise CoinsError(f"expected a MatchState, not {type(state).__name__}")
+    if state is None:
+        raise CoinsError("card_chances needs the match: a MatchState")
+    check_match(state, position.taken)
     if position.is_terminal:
         raise CoinsError("the hand is over: there is no card to value")
     if tricks is not None:

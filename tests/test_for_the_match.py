@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from analysis import analyze, hint, matches, review
-from analysis.bots import PimcBot, make_bot
+from analysis.bots import make_bot
 from analysis.estimate import estimate
 from coins import cli, notice
 from solver import Card, CoinsError, MatchState, Position, Record, solve_match

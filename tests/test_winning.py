@@ -31,16 +31,21 @@ def close(a, b) -> bool:
     return np.allclose(a, b, rtol=0, atol=1e-12)
 
 
+def random_endings(seed: int, count: int):
+    """(position, target, scores, its naive twin) for ``count`` random small endings."""
+    rng = random.Random(seed)
+    while count:
+        position = random_position(rng)
+        if not position.is_terminal:
+            target, scores = random_match(rng, position)
+            yield position, target, scores, Reference(target, scores, default_table().chances)
+            count -= 1
+
+
 @pytest.mark.parametrize("block", range(4))
 def test_exact_values_match_the_naive_twin(block):
-    rng = random.Random(4800 + block)
     ended = read_table = 0
-    for _ in range(40):
-        position = random_position(rng)
-        if position.is_terminal:
-            continue
-        target, scores = random_match(rng, position)
-        reference = Reference(target, scores, default_table().chances)
+    for position, target, scores, reference in random_endings(4800 + block, 40):
         values, cards = reference.values(position)
         result = solve_match(position, target, scores)
         assert result.exact
@@ -56,13 +61,7 @@ def test_exact_values_match_the_naive_twin(block):
 
 
 def test_the_line_is_the_mover_choice_played_out():
-    rng = random.Random(48)
-    for _ in range(20):
-        position = random_position(rng)
-        if position.is_terminal:
-            continue
-        target, scores = random_match(rng, position)
-        reference = Reference(target, scores, default_table().chances)
+    for position, target, scores, reference in random_endings(48, 20):
         result = solve_match(position, target, scores)
         walked = position
         for card in result.line:
