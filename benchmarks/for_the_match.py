@@ -13,6 +13,10 @@ with 95% intervals over the match seeds (the difference is paired: both
 bots play every seed's matches), and saves them to
 ``results/for_the_match.json``.
 
+It also times the exact match-aware solver (``solver.solve_match``, every
+card's chances, no line) on random endings of ``--exact-sizes`` cards a hand
+with random scores to 15, compiled first: median and max seconds and nodes.
+
 Target of issue 48: from 13,10,7, pimc wins at least 5 percentage points
 more matches than pimc-points.
 """
@@ -23,10 +27,14 @@ import argparse
 import json
 import platform
 import random
+import statistics
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
 from analysis.arena import interval, matches, mean_and_half_width
+from solver import Position, solve_match
+from solver.compiled import ensure_compiled
 
 from .strength import _commit
 
@@ -66,6 +74,27 @@ def play(start: str, seeds: int, seed: int, options: dict) -> dict:
     }
 
 
+def time_exact(sizes, count: int = 8, seed: int = 48) -> dict:
+    """Seconds and nodes of ``solve_match`` (every card, no line) on ``count``
+    random endings of each size, seat 0 leading, random scores below 15."""
+    ensure_compiled()
+    rng = random.Random(seed)
+    out = {}
+    for cards in sizes:
+        seconds, nodes = [], []
+        for _ in range(count):
+            position = Position.random(rng, cards, 0)
+            scores = tuple(rng.randrange(TARGET) for _ in range(3))
+            start = time.perf_counter()
+            result = solve_match(position, TARGET, scores, line=False)
+            seconds.append(time.perf_counter() - start)
+            nodes.append(result.nodes)
+        out[str(cards)] = {"endings": count, "median_s": round(statistics.median(seconds), 4),
+                           "max_s": round(max(seconds), 4), "median_nodes": statistics.median(nodes),
+                           "max_nodes": max(nodes)}  # fmt: skip
+    return out
+
+
 def table(rows: list[dict]) -> str:
     """The results as a Markdown table."""
     lines = ["| start | seeds x 3 | pimc won | pimc-points won | greedy won | pimc - pimc-points "
@@ -93,6 +122,8 @@ def main(argv: list[str] | None = None) -> dict:
                         metavar=("LATE", "WHOLE", "DRAWN"),
                         help="match seeds from 13,10,7, from 0,0,0 and from drawn scores")
     parser.add_argument("--samples", type=int, default=16, help="deals a pimc decision samples")
+    parser.add_argument("--exact-sizes", type=int, nargs="*", default=[5, 6, 7],
+                        help="cards a hand of the endings the exact solver is timed on")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
@@ -105,7 +136,11 @@ def main(argv: list[str] | None = None) -> dict:
         "pimc": options,
         "seed": args.seed,
         "runs": [],
+        "exact": time_exact(args.exact_sizes),
     }
+    for cards, row in report["exact"].items():
+        print(f"solve_match, {cards} cards a hand: median {row['median_s']:.3f} s, max "
+              f"{row['max_s']:.3f} s, median {row['median_nodes']:,.0f} nodes", flush=True)
     for start, seeds in zip(STARTS, args.seeds):
         report["runs"].append(play(start, seeds, args.seed, options))
         print(f"from {start}: {report['runs'][-1]['seconds']} s", flush=True)

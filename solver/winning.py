@@ -14,8 +14,7 @@ reach (``analysis.estimate`` and ``analysis.hint`` use it).
 Each thread keeps one table of trick boundaries across its searches: its
 entries are keyed by the position (ranks renumbered), the needs and the
 tricks left to search, so the searches along a line, or for a hint's many
-deals, reuse them. Exact searches reach about 7 cards a hand within seconds
-(``benchmarks/match.py``).
+deals, reuse them. How far exact searches reach: ``benchmarks/for_the_match.py``.
 """
 
 from __future__ import annotations
