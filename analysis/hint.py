@@ -119,7 +119,7 @@ class HintEntry:
         def rounded(v):
             return None if v is None else round(v, 6)
 
-        return ({"points": rounded(self.points)} if self.points is not None else {}) | {
+        return {
             "card": str(self.card),
             "mean": round(self.mean, 6),
             "stderr": rounded(self.stderr),
@@ -128,7 +128,7 @@ class HintEntry:
             "behind": round(self.behind, 6),
             "behind_stderr": rounded(self.behind_stderr),
             "tied": self.tied,
-        }
+        } | ({"points": rounded(self.points)} if self.points is not None else {})
 
 
 class Hint(list):
@@ -279,9 +279,8 @@ def hint(
         contenders = _contenders(evaluated, weights, order, contenders)
     entries, effective = aggregate([evaluated[k] for k in order], [weights[k] for k in order])
     if points_of:
-        entries = [replace(entry, points=_mean(*zip(*(
-            (points_of[k][entry.card], weights[k]) for k in order if entry.card in points_of[k]
-        )))) for entry in entries]  # fmt: skip
+        entries = [replace(entry, points=_mean_over(points_of, weights, order, entry.card))
+                   for entry in entries]  # fmt: skip
     return Hint(entries, seat=source.mover, samples=drawn, exact=exact_done, mode=mode,
                 sampler=sampler, effective=effective, evaluation=evaluation, match=match,
                 seconds=time.perf_counter() - start)  # fmt: skip
@@ -311,6 +310,12 @@ def _contenders(evaluated, weights, order, contenders) -> list[Card]:
         if card == leader or stderr is None or lead <= ELIMINATE * stderr:
             kept.append(card)
     return kept
+
+
+def _mean_over(values, weights, order, card: Card) -> float:
+    """The weighted mean of ``card``'s value over the deals it was valued on."""
+    pairs = [(values[k][card], weights[k]) for k in order if card in values[k]]
+    return _mean([v for v, _ in pairs], [w for _, w in pairs])
 
 
 def _mean(xs, ws) -> float:

@@ -79,6 +79,23 @@ def test_pimc_plays_for_the_match_and_pimc_points_for_points():
     assert by_points == pimc.choose_record(record, 0, random.Random(1))
 
 
+def test_pimc_for_the_match_does_not_look_at_the_hidden_hands():
+    """The same view (own hand, trick, taken) and stream give the same card,
+    whatever the other two hands hold."""
+    bot = make_bot("pimc", samples=4, time_limit=0)
+    rng = random.Random(5)
+    for _ in range(30):
+        position = Position.random(rng, rng.randrange(2, 17), rng.randrange(3))
+        for _ in range(rng.randrange(3)):
+            position = position.play(rng.choice(position.legal_cards()))
+        seat = position.to_move
+        other = resample_position(position, seat, random.Random(1))
+        match = MatchState(15, tuple(rng.randrange(3, 15) for _ in range(3)))
+        cards = [bot.choose_for_match(Record.parse(f"{shown} |"), seat, random.Random(9), match)
+                 for shown in (position, other)]  # fmt: skip
+        assert cards[0] == cards[1]
+
+
 class Spy:
     """A player that records what a hand of a match tells it."""
 
