@@ -25,18 +25,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import random
 import statistics
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 from analysis.arena import interval, matches, mean_and_half_width
 from solver import Position, solve_match
 from solver.compiled import ensure_compiled
 
-from .strength import _commit
+from .strength import run_header
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "for_the_match.json"
@@ -129,9 +127,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     options = {"samples": args.samples, "time_limit": 0}
     report = {
-        "when": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
-        "commit": _commit(),
-        "python": platform.python_version(),
+        **run_header(),
         "target": TARGET,
         "pimc": options,
         "seed": args.seed,
