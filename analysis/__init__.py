@@ -19,6 +19,10 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   and marked which.
 - ``hint(view)``: ranked cards for the seat to move from what it sees, by
   determinised Monte Carlo search (sampled deals, open-hand values).
+- With a ``match`` (``solver.MatchState``: the target and the scores),
+  ``analyze``, ``review``, ``estimate`` and ``hint`` value the cards by each
+  seat's chance of winning the match (``solver.winning``), and ``pimc``
+  plays for it in any hand played to a target.
 - ``analysis.bots``: ``random_bot``, ``greedy_bot`` and ``PimcBot``, players
   for ``solver.match`` that use only what their seat sees.
 - ``duplicate(bots, hands, seed)`` / ``matches(bots, count, target, seed)``: bots

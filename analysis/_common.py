@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from solver import CoinsError, Position, checks, solve
+from solver import CoinsError, MatchState, MatchValues, Position, checks, solve, solve_match
 from solver import _kernels as k
 from solver.cards import SEATS, Card, cards_in
 from solver.errors import NotationError
@@ -66,14 +66,18 @@ class Budget:
         return min(default, seconds / max(1, decisions_left) * 2)
 
     def paranoid(self, position: Position, seats=(0, 1, 2), **options) -> SolveResult:
-        result = solve(position, seats, **self._left(), **options)
-        self.nodes += result.nodes
-        if not result.exact:
-            raise BudgetSpent
-        return result
+        return self._charge(solve(position, seats, **self._left(), **options))
 
     def maxn(self, position: Position, **options) -> MaxnResult:
-        result = solve_maxn(position, **self._left(), **options)
+        return self._charge(solve_maxn(position, **self._left(), **options))
+
+    def match(self, position: Position, match: MatchState) -> MatchValues:
+        """Every card's chances of winning ``match`` for the mover, exactly."""
+        return self._charge(solve_match(position, match.target, match.scores, **self._left(),
+                                        line=False))  # fmt: skip
+
+    def _charge(self, result):
+        """Count a solver call's nodes; ``BudgetSpent`` when it came back inexact."""
         self.nodes += result.nodes
         if not result.exact:
             raise BudgetSpent

@@ -9,7 +9,9 @@ seatings of one deal are not).
 
 ``matches(bots, count, target, seed)`` plays whole matches to ``target``
 (``solver.match.Match``) the same way: ``count`` match seeds, each played once
-per seating (3 x ``count`` matches) with the same first dealer. The first
+per seating (3 x ``count`` matches) with the same first dealer and the same
+start scores (``start_scores``: 0,0,0 by default), so each bot sits each
+score. The first
 hand of the three matches is the same deal; later hands shuffle the same
 deck, but who deals follows the play (the last trick's winner), so their
 hands may differ, and so may the length of the matches: whole matches allow
@@ -28,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from solver import CoinsError, checks
-from solver.match import Hand, Match, MatchResult, check_target
+from solver.match import Hand, Match, MatchResult, MatchState, check_target
 
 from .bots import make_bot
 
@@ -80,21 +82,22 @@ class DuplicateResult:
 
 
 class _Timed:
-    """A player that counts its moves and seconds (and is shown the record when
-    the player it wraps reads one)."""
+    """A player that counts its moves and seconds (and is shown the record, or
+    the match, when the player it wraps reads them)."""
 
     def __init__(self, player):
         self.choose_fn = getattr(player, "choose", player)
-        if hasattr(player, "choose_record"):
-            self.choose_record = self._timing(player.choose_record)
+        for method in ("choose_record", "choose_for_match"):
+            if hasattr(player, method):
+                setattr(self, method, self._timing(getattr(player, method)))
         self.choose = self._timing(self.choose_fn)
         self.moves = 0
         self.seconds = 0.0
 
     def _timing(self, choose):
-        def timed(shown, seat, rng):
+        def timed(*arguments):
             start = time.perf_counter()
-            card = choose(shown, seat, rng)
+            card = choose(*arguments)
             self.seconds += time.perf_counter() - start
             self.moves += 1
             return card
@@ -225,7 +228,8 @@ class MatchesResult:
     """The bots' scores (in the order given) over ``matches`` matches to
     ``target``: ``deals`` match seeds, each played once per seating. ``played``
     holds (seating, ``MatchResult``) for every match, seed by seed; seat s held
-    bot ``seating[s]``."""
+    bot ``seating[s]``. ``start_scores``: the scores every match started from,
+    or None when each seed drew its own."""
 
     bots: list[str]
     scores: list[MatchScore]
@@ -236,11 +240,13 @@ class MatchesResult:
     seed: int
     seconds: float
     played: list[tuple[tuple[int, int, int], MatchResult]] = field(default_factory=list)
+    start_scores: tuple[int, int, int] | None = (0, 0, 0)
 
     def to_json(self) -> dict:
         return {
             "bots": self.bots,
             "target": self.target,
+            "start_scores": None if self.start_scores is None else list(self.start_scores),
             "deals": self.deals,
             "matches": self.matches,
             "hands": self.hands,
@@ -258,13 +264,17 @@ def matches(
     *,
     options: dict | None = None,
     progress: Callable[[int, int], None] | None = None,
+    start_scores: Sequence[int] | Callable[[random.Random], Sequence[int]] = (0, 0, 0),
 ) -> MatchesResult:
     """Play ``count`` match seeds to ``target``, each once per rotation of the three
-    ``bots`` (3 x ``count`` matches; ``options`` go to pimc). ``progress(done,
-    total)`` is called after each match."""
+    ``bots`` (3 x ``count`` matches; ``options`` go to pimc). ``start_scores``:
+    the scores of seats 0, 1, 2 before the first hand, or a function that
+    draws them for each seed from the random stream it is given.
+    ``progress(done, total)`` is called after each match."""
     players = _players(bots, options)
     _check_count(count, "matches")
     check_target(target)
+    fixed = None if callable(start_scores) else MatchState(target, tuple(start_scores)).scores
     seed = random.randrange(2**32) if seed is None else checks.seed(seed)
     master = random.Random(seed)
     played = []
@@ -274,14 +284,15 @@ def matches(
     for _ in range(count):
         match_seed = master.getrandbits(64)
         first_dealer = master.randrange(3)
+        starting = fixed or MatchState(target, tuple(start_scores(master))).scores
         wins, points, hands = [0] * 3, [0] * 3, 0
         for seating in SEATINGS:
             result = Match([players[b] for b in seating], target, first_dealer,
-                           seed=match_seed).play()  # fmt: skip
+                           seed=match_seed, start_scores=starting).play()  # fmt: skip
             played.append((seating, result))
             wins[seating[result.winner]] += 1
             for seat, b in enumerate(seating):
-                points[b] += result.scores[seat]
+                points[b] += result.scores[seat] - starting[seat]
             hands += result.number_of_hands
             if progress is not None:
                 progress(len(played), count * 3)
@@ -302,7 +313,7 @@ def matches(
         for b, name in enumerate(bots)
     ]
     return MatchesResult(list(bots), scores, target, count, len(played), total_hands, seed,
-                         time.perf_counter() - start, played)  # fmt: skip
+                         time.perf_counter() - start, played, fixed)  # fmt: skip
 
 
 def _share_interval(shares: list[float]) -> tuple[float, tuple[float, float] | None]:

@@ -14,9 +14,12 @@ hands hold; the tests check it.
   it can avoid it; second after a Coin lead, win for sure with the lowest
   higher Coin; otherwise shed its lowest non-Coin.
 - ``PimcBot(samples, time_limit, ...)``: the best card of ``hint`` (perfect
-  information Monte Carlo: determinised deals, open-hand values); the bot
-  ``pimc-search`` values the deals with ``hint``'s learned evaluation
-  (``evaluation="search"``) instead of greedy playouts, for comparison. In a
+  information Monte Carlo: determinised deals, open-hand values). In a hand
+  played to a target (``choose_for_match``) it plays for the match: its
+  hint ranks the cards by the chance of winning it. The bot ``pimc-points``
+  plays for points whatever the score, and ``pimc-search`` values the deals
+  with ``hint``'s learned evaluation (``evaluation="search"``) instead of
+  greedy playouts, for points too, for comparison. In a
   ``solver.match.Hand`` it is shown the record so far (``choose_record``), of
   which it reads only its own seat's view; with ``sampler="weighted"`` it
   weights its deals by how likely they make the other seats' plays.
@@ -31,7 +34,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from solver import CoinsError, Position, Record
+from solver import CoinsError, MatchState, Position, Record
 from solver.cards import Card
 from solver.sampling import sample_deal
 
@@ -65,7 +68,9 @@ class PimcBot:
 
     ``time_limit=0`` drops the time limit, so a game depends only on the seeds
     (useful for tests and duplicate matches); with a time limit the number of
-    samples may vary with the machine's load.
+    samples may vary with the machine's load. ``for_match``: in a hand played
+    to a target, rank the cards by the chance of winning the match (False:
+    by points, whatever the score).
     """
 
     samples: int = PIMC_SAMPLES
@@ -76,6 +81,7 @@ class PimcBot:
     sampler: str = DEFAULT_SAMPLER
     horizon: int = DEFAULT_HORIZON
     evaluation: str = DEFAULT_EVALUATION
+    for_match: bool = True
 
     def __post_init__(self):
         check_budget(self.samples, self.time_limit)  # refused when made, not at its first move
@@ -91,7 +97,17 @@ class PimcBot:
             return self.choose(record.final, seat, rng)
         return self._best(record.final, seat, record.view(seat), rng)
 
-    def _best(self, position: Position, seat: int, view, rng: random.Random) -> Card:
+    def choose_for_match(self, record: Record, seat: int, rng: random.Random,
+                         match: MatchState) -> Card:  # fmt: skip
+        """The card for a hand of a match (``solver.match.Hand`` calls this):
+        played for the match unless the bot plays for points."""
+        if not self.for_match:
+            return self.choose_record(record, seat, rng)
+        view = record.final if self.sampler == "uniform" else record.view(seat)
+        return self._best(record.final, seat, view, rng, match)
+
+    def _best(self, position: Position, seat: int, view, rng: random.Random,
+              match: MatchState | None = None) -> Card:  # fmt: skip
         if position.to_move != seat:
             raise CoinsError(f"seat {seat} is not to move: seat {position.to_move} is")
         cards = position.legal_cards()
@@ -100,7 +116,7 @@ class PimcBot:
         result = hint(
             view, self.samples, self.time_limit, mode=self.mode, rng=rng,
             rollouts=self.rollouts, exact_cards=self.exact_cards, sampler=self.sampler,
-            horizon=self.horizon, evaluation=self.evaluation,
+            horizon=self.horizon, evaluation=self.evaluation, match=match,
         )  # fmt: skip
         return result[0].card
 
@@ -108,12 +124,12 @@ class PimcBot:
         return self.choose(position, seat, rng)
 
 
-BOTS = ("random", "greedy", "pimc", "pimc-search")
+BOTS = ("random", "greedy", "pimc", "pimc-points", "pimc-search")
 
 
 def make_bot(name: str, **options):
-    """The bot called ``name`` (``random``, ``greedy``, ``pimc`` or
-    ``pimc-search``); ``options`` go to ``PimcBot`` (``samples``,
+    """The bot called ``name`` (``random``, ``greedy``, ``pimc``, ``pimc-points``
+    or ``pimc-search``); ``options`` go to ``PimcBot`` (``samples``,
     ``time_limit``, ``mode``, ...)."""
     if name == "random":
         return random_bot
@@ -121,8 +137,10 @@ def make_bot(name: str, **options):
         return greedy_bot
     if name == "pimc":
         return PimcBot(**options)
+    if name == "pimc-points":
+        return PimcBot(**options, for_match=False)
     if name == "pimc-search":
-        return PimcBot(**options, evaluation="search")
+        return PimcBot(**options, evaluation="search", for_match=False)
     raise CoinsError(f'bot "{name}" is not a bot: choose from {", ".join(BOTS)}')
 
 

@@ -8,6 +8,14 @@ trained on exact values (``solver.evaluator``). The depth grows one trick at
 a time while the time allows, and the deepest finished search answers. The
 result says which it is (``exact``), so proven values and estimates are
 never mixed up.
+
+With a ``match`` (``solver.MatchState``) the values are each seat's chance of
+winning the match instead (RULES.md, "Values of a position in a match"):
+exact by ``solver.winning.solve_match`` when it finishes, else the same
+deepening with ``solver.winning.card_chances``, whose leaves turn the
+network's points into chances (the Coins left fall one at a time by each
+seat's share of the points; then the next-hands table): an approximation on
+top of the network's.
 """
 
 from __future__ import annotations
@@ -16,12 +24,14 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from solver import CoinsError, Position
+from solver import CoinsError, MatchState, Position
 from solver.cards import Card
 from solver.compiled import ensure_compiled
 from solver.evaluator import search_card_results
+from solver.match import check_match
 from solver.maxn import solve_maxn
 from solver.threads import DEFAULT_THREADS, BudgetExhausted
+from solver.winning import card_chances, solve_match
 
 from ._common import as_position, preferred_card
 
@@ -30,6 +40,7 @@ DEFAULT_TIME_LIMIT = 1.0
 # it rarely finishes within seconds), with this share of the time.
 EXACT_MAX_CARDS = 9
 EXACT_SHARE = {7: 0.8, 8: 0.5, 9: 0.4}
+MATCH_EXACT_MAX_CARDS = 7  # the same for chances of winning the match
 _MIN_RATE = 2e5  # nodes a second assumed before the first search has measured one
 
 
@@ -40,7 +51,8 @@ class Estimate:
 
     ``exact``: the values are the exact max^n values (whole numbers); else
     they are estimates from a search of ``depth`` tricks with the learned
-    evaluation beyond. ``best`` is the card the mover takes by RULES.md's
+    evaluation beyond. With a ``match``, the values are the three seats'
+    chances of winning it instead. ``best`` is the card the mover takes by RULES.md's
     preference (own points, then the smaller larger opponent, then index
     order); ``margin`` how many points its own value leads the next card by
     (0 when several cards tie). ``nodes`` and ``seconds`` are the work done.
@@ -52,6 +64,7 @@ class Estimate:
     depth: int | None
     nodes: int
     seconds: float
+    match: MatchState | None = None
     best: Card = field(init=False)
     margin: float = field(init=False)
 
@@ -67,10 +80,11 @@ class Estimate:
 
     def to_json(self) -> dict:
         def number(v):
-            return int(v) if self.exact else round(v, 3)
+            return round(v, 6) if self.match else int(v) if self.exact else round(v, 3)
 
         return {
             "position": str(self.position),
+            **({"match": self.match.to_json()} if self.match else {}),
             "to_move": self.to_move,
             "exact": self.exact,
             "depth": self.depth,
@@ -88,11 +102,14 @@ def estimate(
     *,
     threads: int = DEFAULT_THREADS,
     net=None,
+    match: MatchState | None = None,
 ) -> Estimate:
     """Every card's max^n points for the mover, exact when that fits ``time_limit``
     seconds and estimated beyond; always answers within about the limit.
 
     ``net`` lends another ``solver.evaluator.ValueNet`` (default: the shipped one).
+    ``match``: every card's chances of winning that match instead (the search
+    for them runs on one thread).
     """
     position = as_position(position)
     if position.is_terminal:
@@ -103,22 +120,31 @@ def estimate(
         raise CoinsError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
         raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
+    check_match(match, position.taken)
     ensure_compiled()  # before the clock: a first run compiles
     start = time.perf_counter()
     deadline = start + time_limit
     cards = position.cards_per_hand
     nodes = 0
-    if cards <= EXACT_MAX_CARDS:
+    if cards <= (EXACT_MAX_CARDS if match is None else MATCH_EXACT_MAX_CARDS):
         share = EXACT_SHARE.get(cards, 1.0)
-        exact = solve_maxn(position, time_limit=time_limit * share, line=False, threads=threads)
+        if match is None:
+            exact = solve_maxn(position, time_limit=time_limit * share, line=False,
+                               threads=threads)  # fmt: skip
+            found = exact.card_results
+        else:
+            exact = solve_match(position, match.target, match.scores,
+                                time_limit=time_limit * share, line=False)  # fmt: skip
+            found = exact.card_chances
         nodes += exact.nodes
         if exact.exact:
-            results = {c: tuple(r) for c, r in exact.card_results.items()}
-            return Estimate(position, results, True, None, nodes, time.perf_counter() - start)
-    return _deepening(position, deadline, start, nodes, threads, net)
+            results = {c: tuple(r) for c, r in found.items()}
+            return Estimate(position, results, True, None, nodes, time.perf_counter() - start,
+                            match)  # fmt: skip
+    return _deepening(position, deadline, start, nodes, threads, net, match)
 
 
-def _deepening(position, deadline, start, nodes, threads, net) -> Estimate:
+def _deepening(position, deadline, start, nodes, threads, net, match) -> Estimate:
     """Searches of 1, 2, ... tricks while the next is expected to finish in time."""
     tricks_left = _tricks_to_end(position)
     results, depth = None, 0
@@ -133,8 +159,11 @@ def _deepening(position, deadline, start, nodes, threads, net) -> Estimate:
         budget = None if results is None else max(1, int(left * rate))
         began = time.perf_counter()
         try:
-            found, spent = search_card_results(position, depth + 1, budget, net=net,
-                                               threads=threads)  # fmt: skip
+            if match is None:
+                found, spent = search_card_results(position, depth + 1, budget, net=net,
+                                                   threads=threads)  # fmt: skip
+            else:
+                found, spent = card_chances(position, match, depth + 1, budget, net=net)
         except BudgetExhausted:
             nodes += budget or 0
             break
@@ -143,9 +172,10 @@ def _deepening(position, deadline, start, nodes, threads, net) -> Estimate:
         rate = max(rate, spent / took) if took > 0 else rate
         results, depth, last_nodes = found, depth + 1, spent
     exact = depth >= tricks_left  # no network read: whole numbers of points
-    values = {c: tuple(round(v) if exact else v for v in r) for c, r in results.items()}
+    whole = exact and match is None
+    values = {c: tuple(round(v) if whole else v for v in r) for c, r in results.items()}
     return Estimate(position, values, exact, None if exact else depth, nodes,
-                    time.perf_counter() - start)  # fmt: skip
+                    time.perf_counter() - start, match)  # fmt: skip
 
 
 def _tricks_to_end(position: Position) -> int:

@@ -24,6 +24,14 @@ How a card is valued in one deal (``evaluation``):
   did worse than the playouts, which model opponents that play by
   heuristics (docs/experiments.md), so it is not the default.
 
+With a ``match`` (``solver.MatchState``: the target and the scores when the
+hand began) a card's value in a deal is the mover's chance of winning the
+match instead (RULES.md, "Values of a position in a match"): exact
+(``solver.winning``) up to ``EXACT_CARDS["match"]`` cards a hand, before that
+the match-aware estimate (``SEARCH_TRICKS`` tricks searched, the network's
+points turned into chances beyond). ``points=True`` values every card's
+points as well, as without a match, and each entry shows their mean.
+
 Which deals (``sampler``): ``"uniform"`` among those consistent with the
 view (``solver.sampling``), or ``"weighted"``: a pool of uniform deals,
 drawn by how likely each makes the opponents' plays so far
@@ -44,16 +52,18 @@ import math
 import random
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from solver import CoinsError, Position, checks, solve
+from solver import CoinsError, MatchState, Position, checks, solve
 from solver.cards import Card
 from solver.compiled import ensure_compiled
 from solver.evaluator import search_card_results
+from solver.match import check_match
 from solver.maxn import solve_maxn
 from solver.record import Record
 from solver.sampling import ViewSampler, resample_position
 from solver.threads import on_threads
+from solver.winning import card_chances
 
 from .inference import DEFAULT_TREMBLE, deal_weights, hidden_plays
 from .playout import play_until
@@ -71,7 +81,9 @@ MAX_SAMPLES = 10_000
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_ROLLOUTS = 3
 DEFAULT_EPSILON = 0.1
-EXACT_CARDS = {"maxn": 6, "paranoid": 8}
+# Exact per deal up to this many cards a hand: a 5-card match-aware search
+# takes milliseconds, a 6-card one a tenth of a second
+EXACT_CARDS = {"maxn": 6, "paranoid": 8, "match": 5}
 # Tricks the search evaluation plays before the network: one keeps a deal to
 # milliseconds at any size, so a second of hint holds a hundred deals or more.
 SEARCH_TRICKS = 1
@@ -91,7 +103,9 @@ class HintEntry:
     than two deals), ``best_rate``, the share of those deals where the card
     was one of the best, ``behind``, the best card's mean lead over it on the
     same deals, with its ``behind_stderr``, and ``tied``: the lead is within
-    the noise (the best card is tied with itself)."""
+    the noise (the best card is tied with itself). In a hint for a match,
+    ``mean`` is the chance of winning it and ``points`` (when asked for) the
+    mean points on the same deals."""
 
     card: Card
     mean: float
@@ -101,6 +115,7 @@ class HintEntry:
     behind: float = 0.0
     behind_stderr: float | None = None
     tied: bool = True
+    points: float | None = None
 
     def to_json(self) -> dict:
         def rounded(v):
@@ -115,7 +130,7 @@ class HintEntry:
             "behind": round(self.behind, 6),
             "behind_stderr": rounded(self.behind_stderr),
             "tied": self.tied,
-        }
+        } | ({"points": rounded(self.points)} if self.points is not None else {})
 
 
 class Hint(list):
@@ -123,11 +138,12 @@ class Hint(list):
     ``seat``, ``samples`` (deals drawn), ``exact`` (how many were valued
     exactly), ``mode``, ``evaluation``, ``sampler``, ``effective`` (the
     effective sample size of the weighted deals: ``samples`` when every deal
-    weighs the same), ``seconds``."""
+    weighs the same), ``seconds``, and the ``match`` it played for (or None)."""
 
     def __init__(self, entries, *, seat, samples, exact, mode, seconds, sampler="uniform",
-                 effective=None, evaluation=DEFAULT_EVALUATION):  # fmt: skip
+                 effective=None, evaluation=DEFAULT_EVALUATION, match=None):  # fmt: skip
         super().__init__(entries)
+        self.match = match
         self.sampler = sampler
         self.evaluation = evaluation
         self.effective = samples if effective is None else effective
@@ -156,6 +172,7 @@ class Hint(list):
             "effective_samples": round(self.effective, 3),
             "exact_samples": self.exact,
             "seconds": round(self.seconds, 6),
+            **({"match": self.match.to_json()} if self.match else {}),
             "cards": [entry.to_json() for entry in self],
         }
 
@@ -177,6 +194,8 @@ def hint(
     horizon: int = DEFAULT_HORIZON,
     tremble: float = DEFAULT_TREMBLE,
     threads: int = 2,
+    match: MatchState | None = None,
+    points: bool = False,
 ) -> Hint:
     """Ranked cards for the seat to move, from what it sees.
 
@@ -193,7 +212,9 @@ def hint(
     themselves) or ``"paranoid"`` (guaranteed points). See the module
     docstring for ``evaluation``, ``sampler`` and the playout options
     ``rollouts``, ``epsilon``, ``horizon``; ``exact_cards``: value a deal
-    exactly up to this many cards a hand.
+    exactly up to this many cards a hand. ``match``: rank the cards by the
+    chance of winning that match (``mode`` maxn only); ``points``: with a
+    match, give each card's mean points too.
     """
     if mode not in MODES:
         raise CoinsError(f'mode "{mode}" is not a hint mode: use maxn or paranoid')
@@ -210,19 +231,23 @@ def hint(
         raise CoinsError(f"tremble must be a probability above 0, not {tremble!r}")
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
-    exact_cards = EXACT_CARDS[mode] if exact_cards is None else exact_cards
+    if check_match(match) is not None and mode != "maxn":
+        raise CoinsError("a hint for a match plays for the match: mode must be maxn")
+    exact_cards = EXACT_CARDS["match" if match else mode] if exact_cards is None else exact_cards
     if rng is not None and seed is not None:
         raise CoinsError("give rng or seed, not both")
     if mode == "paranoid":
         evaluation = "playout"
     master = rng if rng is not None else random.Random(checks.seed(seed))
     source = _deal_source(view, deals, sampler, samples, tremble, master)
-    value = _Evaluator(mode, evaluation, exact_cards, horizon, rollouts, epsilon)
+    value = _Evaluator(mode, evaluation, exact_cards, horizon, rollouts, epsilon, match,
+                       points and match is not None)  # fmt: skip
 
     ensure_compiled()  # before the clock: a first run compiles
     start = time.perf_counter()
     deadline = start + time_limit if time_limit else None
     evaluated: dict[object, dict[Card, float]] = {}
+    points_of: dict[object, dict[Card, float]] = {}  # with a match: the points beside
     weights: dict[object, int] = {}
     order: list[object] = []  # the distinct deals, in the order first drawn
     contenders: list[Card] | None = None
@@ -244,8 +269,10 @@ def hint(
             min(threads, max(1, len(fresh))),
         ) if fresh else []  # fmt: skip
         for t, part in enumerate(found):
-            for (key, _), (values, exact) in zip(fresh[t::threads], part):
+            for (key, _), (values, exact, own_points) in zip(fresh[t::threads], part):
                 evaluated[key] = values
+                if own_points is not None:
+                    points_of[key] = own_points
                 order.append(key)
                 exact_done += exact
         for key, _ in batch:
@@ -253,8 +280,11 @@ def hint(
         drawn += len(batch)
         contenders = _contenders(evaluated, weights, order, contenders)
     entries, effective = aggregate([evaluated[k] for k in order], [weights[k] for k in order])
+    if points_of:
+        entries = [replace(entry, points=_mean_over(points_of, weights, order, entry.card))
+                   for entry in entries]  # fmt: skip
     return Hint(entries, seat=source.mover, samples=drawn, exact=exact_done, mode=mode,
-                sampler=sampler, effective=effective, evaluation=evaluation,
+                sampler=sampler, effective=effective, evaluation=evaluation, match=match,
                 seconds=time.perf_counter() - start)  # fmt: skip
 
 
@@ -282,6 +312,12 @@ def _contenders(evaluated, weights, order, contenders) -> list[Card]:
         if card == leader or stderr is None or lead <= ELIMINATE * stderr:
             kept.append(card)
     return kept
+
+
+def _mean_over(values, weights, order, card: Card) -> float:
+    """The weighted mean of ``card``'s value over the deals it was valued on."""
+    pairs = [(values[k][card], weights[k]) for k in order if card in values[k]]
+    return _mean([v for v, _ in pairs], [w for _, w in pairs])
 
 
 def _mean(xs, ws) -> float:
@@ -417,18 +453,33 @@ def _fresh(mover, draw) -> _Deals:
 
 class _Evaluator:
     """Values cards in one full deal: ``(position, cards, rng) -> ({card: the
-    mover's points}, 1 if exact else 0)``; ``cards`` None means every card.
-    Runs on one search thread (deals are shared out over threads instead)."""
+    mover's points}, 1 if exact else 0, None)``; ``cards`` None means every
+    card. With a ``match``, the mover's chances of winning it instead, and
+    with ``points`` its points as well, in place of None. Runs on one search
+    thread (deals are shared out over threads instead)."""
 
-    def __init__(self, mode, evaluation, exact_cards, horizon, rollouts, epsilon):
+    def __init__(self, mode, evaluation, exact_cards, horizon, rollouts, epsilon, match=None,
+                 points=False):  # fmt: skip
         self.mode = mode
         self.evaluation = evaluation
-        self.exact_cards = exact_cards
+        self.exact_cards = exact_cards if match is None else EXACT_CARDS[mode]
         self.horizon = horizon
         self.rollouts = rollouts
         self.epsilon = epsilon
+        self.match = match
+        self.match_exact_cards = exact_cards
+        self.points = points
 
     def __call__(self, position: Position, cards, rng: random.Random):
+        if self.match is None:
+            return *self._points(position, cards, rng), None
+        mover = position.to_move
+        exact = position.cards_per_hand <= self.match_exact_cards
+        found, _ = card_chances(position, self.match, None if exact else SEARCH_TRICKS)
+        chances = _only({card: values[mover] for card, values in found.items()}, cards)
+        return chances, int(exact), self._points(position, cards, rng)[0] if self.points else None
+
+    def _points(self, position: Position, cards, rng: random.Random):
         mover = position.to_move
         if position.cards_per_hand <= self.exact_cards:
             if self.mode == "maxn":

@@ -19,6 +19,12 @@ Decisions with more than ``exact_cards`` cards a hand (a full deal's first
 tricks) are beyond exact reach: there the max^n values are estimated
 (``analysis.estimate``), marked so, and the main line follows the
 estimate's card; the guaranteed values are left out.
+
+With a ``match`` (``solver.MatchState``) every card also gets the three
+seats' chances of winning the match (RULES.md, "Values of a position in a
+match"; exact up to ``MATCH_EXACT_CARDS`` cards a hand, estimated beyond),
+and the main line is the match line instead: every seat plays to win the
+match, until the hand or the match ends.
 """
 
 from __future__ import annotations
@@ -26,19 +32,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from solver import CoinsError, Position
+from solver import CoinsError, MatchState, Position
 from solver.cards import Card
+from solver.match import check_match
+from solver.winning import preferred
 
 from ._common import Budget, BudgetSpent, as_position, card_list, points_won, preferred_card
 from .estimate import estimate
 
 EXACT_CARDS = 9  # decisions with more cards a hand are estimated
+MATCH_EXACT_CARDS = 6  # the same for the chances of winning a match
 ESTIMATE_SECONDS = 1.0  # an estimated decision's time when there is no time limit
 
 MAIN_LINE = (
     "max^n equilibrium line: every seat plays for its own points, "
     "knowing the others do the same"
 )
+MATCH_LINE = "match line: every seat plays to win the match, knowing the others do the same"
 
 
 @dataclass
@@ -52,9 +62,11 @@ class CardReport:
     paranoid_optimal: bool
     maxn_best: bool  # gives the mover the most own points
     maxn_choice: bool  # the card the equilibrium plays
+    chances: list | None = None  # with a match: every seat's chance of winning it after the card
+    match_choice: bool = False  # the card played for the match
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "card": str(self.card),
             "paranoid": self.paranoid,
             "maxn": [v if isinstance(v, int) else round(v, 3) for v in self.maxn],
@@ -62,6 +74,10 @@ class CardReport:
             "maxn_best": self.maxn_best,
             "maxn_choice": self.maxn_choice,
         }
+        if self.chances is not None:
+            out |= {"chances": [round(c, 6) for c in self.chances],
+                    "match_choice": self.match_choice}  # fmt: skip
+        return out
 
 
 @dataclass
@@ -72,7 +88,9 @@ class Decision:
     ``trick`` counts tricks from it (1 = the trick on the table or led next).
     Values count points from this decision on; ``taken`` is the score after
     the card (as in the position's ``taken`` field). ``estimated``: the max^n
-    values are estimates (and ``guaranteed`` is None).
+    values are estimates (and ``guaranteed`` is None). With a match,
+    ``chances`` are the seats' chances of winning it after the card played
+    (``chances_estimated``: estimates), and ``played`` is the match card.
     """
 
     number: int
@@ -87,6 +105,8 @@ class Decision:
     trick_winner: int | None = None  # set when ``played`` closes a trick
     trick_points: int = 0
     estimated: bool = False
+    chances: list | None = None
+    chances_estimated: bool = False
 
     @property
     def paranoid_optimal(self) -> list[Card]:
@@ -108,8 +128,20 @@ class Decision:
             return None
         return self.guaranteed - next(c.paranoid for c in self.cards if c.card == self.played)
 
+    @property
+    def points_cost(self) -> float:
+        """What the card played costs the mover in own max^n points against the
+        most any card gives (0 when it is a points card: always, without a match)."""
+        played = next(c for c in self.cards if c.card == self.played)
+        return max(c.maxn[self.seat] for c in self.cards) - played.maxn[self.seat]
+
     def to_json(self) -> dict:
-        return {
+        match = {} if self.chances is None else {
+            "chances": [round(c, 6) for c in self.chances],
+            "chances_estimated": self.chances_estimated,
+            "points_cost": round(self.points_cost, 3),
+        }  # fmt: skip
+        return match | {
             "number": self.number,
             "trick": self.trick,
             "position": str(self.position),
@@ -136,7 +168,9 @@ class Analysis:
     reaches the end of the hand. ``complete`` is False when the budget ran
     out (or Ctrl-C: ``interrupted``); ``decisions`` then stops at the last one
     finished. ``guaranteed`` is None beyond exact reach; ``equilibrium`` is
-    then the first decision's estimate."""
+    then the first decision's estimate. With a ``match``, ``chances`` are the
+    seats' chances of winning it at the position, and the main line is the
+    match line."""
 
     position: Position
     guaranteed: list[int] | None = None
@@ -147,10 +181,13 @@ class Analysis:
     nodes: int = 0
     seconds: float = 0.0
     main_line: str = MAIN_LINE
+    match: MatchState | None = None
+    chances: list | None = None
 
     @property
     def exact(self) -> bool:
-        return self.complete and not any(d.estimated for d in self.decisions)
+        return self.complete and not any(d.estimated or d.chances_estimated
+                                         for d in self.decisions)  # fmt: skip
 
     @property
     def line(self) -> list[Card]:
@@ -162,7 +199,10 @@ class Analysis:
 
     def to_json(self) -> dict:
         first = self.decisions[0] if self.decisions else None
-        return {
+        match = {} if self.match is None else {
+            **self.match.to_json(), "chances": first.to_json()["chances"] if first else None
+        }  # fmt: skip
+        return match | {
             "position": str(self.position),
             "main_line": self.main_line,
             "guaranteed": self.guaranteed,
@@ -194,9 +234,12 @@ def analyze(
     *,
     exact_cards: int = EXACT_CARDS,
     progress: Callable[[str], None] | None = None,
+    match: MatchState | None = None,
 ) -> Analysis:
     """Walk the max^n line from ``position`` to the end of the hand, valuing every
-    card at every decision in both modes (see the module docs).
+    card at every decision in both modes (see the module docs); with a
+    ``match``, walk the match line, valuing the cards by their chances of
+    winning it too.
 
     ``max_nodes`` and ``time_limit`` bound the whole analysis: each decision
     gets a share of what is left; when the exact search does not finish in
@@ -212,20 +255,24 @@ def analyze(
     position = as_position(position)
     if isinstance(exact_cards, bool) or not isinstance(exact_cards, int) or exact_cards < 0:
         raise CoinsError(f"exact_cards must be a whole number of cards, not {exact_cards!r}")
+    check_match(match, position.taken)
     budget = Budget(max_nodes, time_limit)
-    report = Analysis(position)
+    report = Analysis(position, match=match)
+    if match is not None:
+        report.main_line = MATCH_LINE
     current, number, trick = position, 1, 1
     try:
         if position.cards_per_hand <= exact_cards:
             root = budget.paranoid(position, (0, 1, 2), card_values=False, line=False)
             report.guaranteed = list(root.guaranteed)
-        while not current.is_terminal:
+        while not current.is_terminal and not _over(current, match):
             if progress is not None:
                 progress(f"move {number}, seat {current.to_move} to play")
-            decision = _decision(budget, current, number, trick, exact_cards)
+            decision = _decision(budget, current, number, trick, exact_cards, match)
             report.decisions.append(decision)
             if number == 1:
                 report.equilibrium = list(decision.equilibrium)
+                report.chances = decision.chances
             current = current.play(decision.played)
             number += 1
             trick += not current.trick
@@ -244,7 +291,31 @@ def _finish(report: Analysis, budget: Budget) -> Analysis:
     return report
 
 
-def _decision(budget: Budget, position: Position, number: int, trick: int, exact_cards: int):
+def _over(position: Position, match: MatchState | None) -> bool:
+    """Has a seat reached the match's target?"""
+    return match is not None and any(
+        s + t >= match.target for s, t in zip(match.scores, position.taken)
+    )
+
+
+def _chances(budget: Budget, position: Position, match: MatchState, decisions_left: int):
+    """Every card's chances of winning the match, and whether they are estimated."""
+    if position.cards_per_hand <= MATCH_EXACT_CARDS:
+        share = budget.share(decisions_left)
+        try:
+            return share.match(position, match).card_chances, False
+        except BudgetSpent:
+            pass  # out of this decision's share: estimate them instead
+        finally:
+            budget.nodes += share.nodes
+    guess = estimate(position, budget.estimate_seconds(ESTIMATE_SECONDS, decisions_left),
+                     match=match)  # fmt: skip
+    budget.nodes += guess.nodes
+    return guess.card_results, not guess.exact
+
+
+def _decision(budget: Budget, position: Position, number: int, trick: int, exact_cards: int,
+              match: MatchState | None):  # fmt: skip
     mover = position.to_move
     decisions_left = sum(len(position.hand(s)) for s in range(3))
     guaranteed, paranoid, results = None, {}, None
@@ -261,7 +332,11 @@ def _decision(budget: Budget, position: Position, number: int, trick: int, exact
         guess = estimate(position, budget.estimate_seconds(ESTIMATE_SECONDS, decisions_left))
         budget.nodes += guess.nodes
         results, estimated = guess.card_results, not guess.exact
-    played = preferred_card(results, mover)
+    points_choice = preferred_card(results, mover)
+    chances, chances_estimated, played = None, False, points_choice
+    if match is not None:
+        chances, chances_estimated = _chances(budget, position, match, decisions_left)
+        played = preferred(chances, mover)
     best_own = max(r[mover] for r in results.values())
     cards = [
         CardReport(
@@ -270,7 +345,9 @@ def _decision(budget: Budget, position: Position, number: int, trick: int, exact
             list(results[card]),
             card in paranoid and paranoid[card] == guaranteed,
             results[card][mover] == best_own,
-            card == played,
+            card == points_choice,
+            None if chances is None else list(chances[card]),
+            chances is not None and card == played,
         )
         for card in sorted(position.legal_cards(), key=lambda c: (c.suit, -c.rank))
     ]
@@ -279,7 +356,9 @@ def _decision(budget: Budget, position: Position, number: int, trick: int, exact
     return Decision(
         number, trick, position, mover, guaranteed, list(results[played]), cards, played,
         list(after.taken), winner, points, estimated,
+        None if chances is None else list(chances[played]), chances_estimated,
     )
 
 
-__all__ = ["MAIN_LINE", "Analysis", "AnalysisInterrupted", "CardReport", "Decision", "analyze"]
+__all__ = ["MAIN_LINE", "MATCH_LINE", "Analysis", "AnalysisInterrupted", "CardReport", "Decision",
+           "analyze"]

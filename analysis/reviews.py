@@ -12,15 +12,22 @@ Both are 0 for a best card and never negative. The costs count points from
 that decision to the end of the hand, so a seat's costs can add up to more
 than the points it actually lost: later mistakes are measured from the
 position the earlier ones left.
+
+With a ``match`` (``solver.MatchState``), a third cost: the mover's best
+chance of winning the match minus its chance after the card it played
+(RULES.md, "Values of a position in a match"), for every card until a seat
+reaches the target.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver import Position
+from solver import MatchState, Position
 from solver.cards import SEATS, Card
+from solver.match import check_match
 from solver.record import Record
+from solver.winning import preferred
 
 from ._common import (
     Budget,
@@ -51,6 +58,9 @@ class MoveReview:
     taken: list[int]
     trick_winner: int | None = None
     trick_points: int = 0
+    chances: list[float] | None = None  # with a match: the seats' chances after the card
+    best_chance: float | None = None  # the mover's best chance of winning the match
+    match_best: list[Card] = field(default_factory=list)
 
     @property
     def paranoid_cost(self) -> int:
@@ -60,8 +70,19 @@ class MoveReview:
     def maxn_cost(self) -> int:
         return self.best_own - self.result[self.seat]
 
+    @property
+    def match_cost(self) -> float | None:
+        """The chance of winning the match the card gave up (None: no match values)."""
+        return None if self.chances is None else self.best_chance - self.chances[self.seat]
+
     def to_json(self) -> dict:
-        return {
+        match = {} if self.chances is None else {"match": {
+            "best_chance": round(self.best_chance, 6),
+            "chances": [round(c, 6) for c in self.chances],
+            "cost": round(self.match_cost, 6),
+            "best": card_list(self.match_best),
+        }}  # fmt: skip
+        return match | {
             "number": self.number,
             "trick": self.trick,
             "seat": self.seat,
@@ -100,6 +121,8 @@ class SeatSummary:
     maxn_mistakes: int = 0
     biggest_paranoid: MoveReview | None = None
     biggest_maxn: MoveReview | None = None
+    match_lost: float = 0.0  # with a match: the chances of winning it given up
+    biggest_match: MoveReview | None = None
 
     def add(self, move: MoveReview) -> None:
         self.moves += 1
@@ -116,6 +139,11 @@ class SeatSummary:
             self.biggest_maxn is None or move.maxn_cost > self.biggest_maxn.maxn_cost
         ):
             self.biggest_maxn = move
+        cost = move.match_cost
+        if cost is not None and round(cost, 9) > 0:
+            self.match_lost += cost
+            if self.biggest_match is None or cost > self.biggest_match.match_cost:
+                self.biggest_match = move
 
     def to_json(self) -> dict:
         def biggest(move, cost):
@@ -132,6 +160,8 @@ class SeatSummary:
             "maxn_mistakes": self.maxn_mistakes,
             "biggest_paranoid": biggest(self.biggest_paranoid, lambda m: m.paranoid_cost),
             "biggest_maxn": biggest(self.biggest_maxn, lambda m: m.maxn_cost),
+            "match_lost": round(self.match_lost, 6),
+            "biggest_match": biggest(self.biggest_match, lambda m: round(m.match_cost, 6)),
         }
 
 
@@ -148,6 +178,7 @@ class Review:
     exact: bool = True
     nodes: int = 0
     seconds: float = 0.0
+    match: MatchState | None = None
 
     @property
     def record(self) -> str:
@@ -162,7 +193,7 @@ class Review:
 
     def to_json(self) -> dict:
         final = self.final
-        return {
+        return ({"match": self.match.to_json()} if self.match else {}) | {
             "record": self.record,
             "moves": [m.to_json() for m in self.moves],
             "summary": [s.to_json() for s in self.summary],
@@ -174,10 +205,13 @@ class Review:
         }
 
 
-def review(record: Record | str, max_nodes: int | None = None, time_limit: float | None = None) -> Review:
+def review(record: Record | str, max_nodes: int | None = None, time_limit: float | None = None,
+           *, match: MatchState | None = None) -> Review:  # fmt: skip
     """Review a record of play (its RULES.md text ``POSITION | c1 c2 ...`` or a
     Record): every card's cost to its player in both modes, the running score,
-    and a summary per seat (see the module docs).
+    and a summary per seat (see the module docs); with a ``match`` (the
+    target, and the scores when the record's hand began), the chances of
+    winning it each card gave up too.
 
     A bad record raises a ``CoinsError`` naming the move number. ``max_nodes``
     and ``time_limit`` bound the whole review.
@@ -187,12 +221,16 @@ def review(record: Record | str, max_nodes: int | None = None, time_limit: float
     [(Card('2B'), 0, 0), (Card('3O'), 0, 0), (Card('JC'), 2, 2)]
     """
     record = read_record(record)
+    check_match(match, record.start.taken)
     budget = Budget(max_nodes, time_limit)
-    result = Review(record.start, list(record.moves))
+    result = Review(record.start, list(record.moves), match=match)
     result.summary = [SeatSummary(seat) for seat in range(SEATS)]
     try:
         for number, trick, position, card in moves_along(record.start, record.moves):
             move = _review_move(budget, position, number, trick, card)
+            if match is not None and min(match.target - s - t
+                                         for s, t in zip(match.scores, position.taken)) > 0:
+                _review_for_match(budget, move, match)
             result.moves.append(move)
             result.summary[move.seat].add(move)
     except BudgetSpent:
@@ -213,6 +251,14 @@ def _review_move(budget: Budget, position: Position, number: int, trick: int, ca
         [c for c, r in maxn.card_results.items() if r[mover] == best_own],
         list(after.taken), winner, points,
     )
+
+
+def _review_for_match(budget: Budget, move: MoveReview, match: MatchState) -> None:
+    chances = budget.match(move.position, match).card_chances
+    move.chances = chances[move.card]
+    move.best_chance = chances[preferred(chances, move.seat)][move.seat]
+    move.match_best = [c for c, v in chances.items()
+                       if round(v[move.seat], 9) == round(move.best_chance, 9)]  # fmt: skip
 
 
 __all__ = ["MoveReview", "Review", "SeatSummary", "review"]

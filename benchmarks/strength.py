@@ -90,9 +90,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     options = {"samples": args.pimc_samples, "time_limit": args.pimc_time_limit}
     report = {
-        "when": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
-        "commit": _commit(),
-        "python": platform.python_version(),
+        **run_header(),
         "pimc": options,
         "sampler": DEFAULT_SAMPLER,
         "hint_seconds": time_hints(args.hint_sizes, args.hint_views)[2],
@@ -118,6 +116,12 @@ def main(argv: list[str] | None = None) -> dict:
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     return report
+
+
+def run_header() -> dict:
+    """When, at which commit and on which Python a run was made."""
+    return {"when": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+            "commit": _commit(), "python": platform.python_version()}  # fmt: skip
 
 
 def _commit() -> str | None:

@@ -18,7 +18,6 @@ from rich.text import Text
 
 from analysis.report import EXACT_CARDS
 from analysis import (
-    MAIN_LINE,
     Analysis,
     Review,
     equivalent_cards,
@@ -33,6 +32,7 @@ from .notice import compile_notice
 from .status import search_status
 
 BEST_MARK = "+"  # max^n: the most own points for the mover
+MATCH_MARK = "^"  # the best chance of winning the match for the mover
 CHOICE_STYLE = "bold underline"  # the card the main line plays
 
 
@@ -49,7 +49,10 @@ def analyze_command(args: argparse.Namespace) -> None:
     guaranteed points after it, the other two playing together against it;
     * marks the optimal ones) and its max^n result (the mover's own points
     when everyone then plays for themselves; + marks the best). Decisions
-    where the max^n card is not paranoid-optimal are flagged.
+    where the max^n card is not paranoid-optimal are flagged. With --target
+    (and --scores) the main line is the match line instead (every seat plays
+    to win the match, until the hand or the match ends) and every card also
+    gets the mover's chance of winning the match (^ marks the best).
     """
     compile_notice()
     result = api.analyze_position(args)
@@ -67,7 +70,9 @@ def review_command(args: argparse.Namespace) -> None:
     value with its best card minus with the card played) and its max^n cost
     (the mover's own points with its best card minus with the card played,
     everyone playing for themselves), the running score, and a summary per
-    seat.
+    seat. With --target (and --scores, the match scores when the record's
+    hand began) also its cost in the chance of winning the match, until a
+    seat reaches the target.
     """
     compile_notice()
     result = api.review_record(args)
@@ -114,6 +119,7 @@ def register(add) -> None:
     analyze_parser = add("analyze", analyze_command)
     position_argument(analyze_parser)
     options.add_limits(analyze_parser, "the analysis (what is done so far is shown)")
+    options.add_match(analyze_parser, "follow the match line and value every card")
     analyze_parser.add_argument(
         "--exact-cards", type=options.cards_per_hand(0), default=EXACT_CARDS, metavar="K",
         help=f"solve decisions exactly up to K cards a hand, estimate beyond (default {EXACT_CARDS})",
@@ -128,6 +134,7 @@ def register(add) -> None:
         help='the record of play, quoted: "<position> | <card> <card> ..."',
     )  # fmt: skip
     options.add_limits(review_parser, "the review (the cards reviewed so far are shown)")
+    options.add_match(review_parser, "also review every card")
     review_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of tables"
     )
@@ -190,14 +197,19 @@ def _runs_cell(position: Position, value_of, mark_of, played: Card | None) -> Te
 def analysis_report(result: Analysis) -> Group:
     """Everything ``coins analyze`` shows for people."""
     position = result.position
+    columns = {
+        "taken": [str(t) for t in position.taken],
+        "guaranteed": [_seat_value(result.guaranteed, s) for s in range(SEATS)],
+        "max^n": [_seat_value(result.equilibrium, s) for s in range(SEATS)],
+    }
+    match = result.match is not None
+    if match:
+        columns["win"] = ["-" if result.chances is None else f"{100 * c:.1f}%"
+                          for c in result.chances]  # fmt: skip
     parts: list[RenderableType] = [
         Text.assemble(("Position ", "bold"), str(position)),
         Text(""),
-        render.hands_table(position, {
-            "taken": [str(t) for t in position.taken],
-            "guaranteed": [_seat_value(result.guaranteed, s) for s in range(SEATS)],
-            "max^n": [_seat_value(result.equilibrium, s) for s in range(SEATS)],
-        }),  # fmt: skip
+        render.hands_table(position, columns),
         Text(""),
         Text("The hand is over.") if position.is_terminal else render.trick_text(position),
         Text(
@@ -205,18 +217,24 @@ def analysis_report(result: Analysis) -> Group:
             "max^n: Coins won when everyone plays for themselves.",
             style="dim",
         ),
+        *([render.match_legend(result.match)] if match else []),
         Text(""),
-        Text(f"Main line: the {MAIN_LINE}.", style="bold"),
+        Text(f"Main line: the {result.main_line}.", style="bold"),
         Text(
             f"card:value. paranoid: the mover's guaranteed value after the card "
             f"({render.OPTIMAL_MARK} optimal); max^n: its own points after it ({BEST_MARK} "
-            "best); equivalent cards go together (A/B); the card played is underlined; "
-            "modes disagree: -N where the max^n card gives up N guaranteed points.",
+            "best); " + (f"win: its chance of winning the match after it, in % ({MATCH_MARK} "
+                         "best); " if match else "")
+            + "equivalent cards go together (A/B); the card played is underlined; modes "
+            f"disagree: -N where the {'match' if match else 'max^n'} card gives up N "
+            "guaranteed points" + ("; for the match: -N where it gives up N own points "
+                                   "(max^n)." if match else "."),
             style="dim",
         ),
     ]
     table = _table(("#", "right"), ("seat", "right"), ("plays", "left"),
-                   ("paranoid", "left"), ("max^n", "left"), ("", "left"))  # fmt: skip
+                   ("paranoid", "left"), ("max^n", "left"),
+                   *((("win", "left"),) if match else ()), ("", "left"))  # fmt: skip
     for d in result.decisions:
         by_card = {c.card: c for c in d.cards}
         paranoid = Text("-", style="dim") if d.guaranteed is None else _runs_cell(
@@ -227,19 +245,28 @@ def analysis_report(result: Analysis) -> Group:
             d.position, lambda c: render.number(by_card[c].maxn[d.seat]),
             lambda c: BEST_MARK if by_card[c].maxn_best else "", d.played,
         )  # fmt: skip
+        win = () if not match else (_runs_cell(
+            d.position, lambda c: f"{'~' if d.chances_estimated else ''}"
+                                  f"{100 * by_card[c].chances[d.seat]:.1f}",
+            lambda c: MATCH_MARK if round(by_card[c].chances[d.seat], 9)
+                                    == round(d.chances[d.seat], 9) else "", d.played,
+        ),)  # fmt: skip
         notes = []
         if d.disagree:
             notes.append(Text(f"modes disagree: -{d.paranoid_cost}", style="bold"))
+        if match and d.points_cost > 0:
+            notes.append(Text(f"for the match: -{render.number(d.points_cost)}", style="bold"))
         if d.trick_winner is not None:
             notes.append(Text(f"trick {d.trick}: seat {d.trick_winner} +{d.trick_points}"))
         table.add_row(str(d.number), str(d.seat), render.card_text(d.played), paranoid, maxn,
-                      Text("\n").join(notes))  # fmt: skip
+                      *win, Text("\n").join(notes))  # fmt: skip
     parts.append(table)
     if result.decisions:
         disagree = [str(d.number) for d in result.disagreements]
         parts.append(Text(
             f"Modes disagree at move{'s' if len(disagree) > 1 else ''} {', '.join(disagree)}."
-            if disagree else "The max^n line plays paranoid-optimal cards throughout."
+            if disagree else f"The {'match' if match else 'max^n'} line plays paranoid-optimal "
+                             "cards throughout."
         ))  # fmt: skip
     estimated = [d.number for d in result.decisions if d.estimated]
     if estimated:
@@ -247,6 +274,13 @@ def analysis_report(result: Analysis) -> Group:
             f"Estimated, not proven (~): the max^n values of moves {estimated[0]}-{estimated[-1]}"
             f"{'' if len(estimated) == estimated[-1] - estimated[0] + 1 else ' (some)'}, "
             "beyond exact reach; the main line follows the estimate there.", style="bold",
+        ))  # fmt: skip
+    guessed = [d.number for d in result.decisions if d.chances_estimated]
+    if guessed:
+        parts.append(Text(
+            f"Estimated, not proven (~): the chances of winning at moves {guessed[0]}-"
+            f"{guessed[-1]}, beyond exact reach; the match line follows the estimate there.",
+            style="bold",
         ))  # fmt: skip
     if not result.complete:
         stopped = "it was stopped (Ctrl-C)" if result.interrupted else "the node or time limit ran out"
@@ -265,6 +299,7 @@ def _seat_value(values, seat: int) -> str:
 def review_report(result: Review) -> Group:
     """Everything ``coins review`` shows for people."""
     position = result.position
+    match = result.match is not None
     parts: list[RenderableType] = [
         Text.assemble(("Record ", "bold"), result.record),
         Text(""),
@@ -274,34 +309,45 @@ def review_report(result: Review) -> Group:
         Text(
             "cost: what the card lost its player against its best card, in points from that "
             "decision on. paranoid: guaranteed points (the other two against it); "
-            "max^n: own points (everyone for themselves).",
+            "max^n: own points (everyone for themselves)"
+            + ("; win: the chance of winning the match, in percentage points." if match else "."),
             style="dim",
         ),
+        *([render.match_legend(result.match)] if match else []),
         Text(""),
     ]
+    win = (("win\ncost", "right"), ("win\nbest", "left")) if match else ()
     table = _table(("#", "right"), ("seat", "right"), ("card", "left"),
                    ("paranoid\ncost", "right"), ("paranoid\nbest", "left"),
-                   ("max^n\ncost", "right"), ("max^n\nbest", "left"), ("taken", "left"),
+                   ("max^n\ncost", "right"), ("max^n\nbest", "left"), *win, ("taken", "left"),
                    ("trick\nwon by", "left"))  # fmt: skip
     for m in result.moves:
+        win_cells = () if not match else (
+            ("-", "") if m.chances is None else
+            (_cost_text(_percent(m.match_cost)), render.cards_text(_high_first(m.match_best)))
+        )  # fmt: skip
         table.add_row(
             str(m.number), str(m.seat), render.card_text(m.card),
             _cost_text(m.paranoid_cost), render.cards_text(_high_first(m.paranoid_optimal)),
-            _cost_text(m.maxn_cost), render.cards_text(_high_first(m.maxn_best)),
+            _cost_text(m.maxn_cost), render.cards_text(_high_first(m.maxn_best)), *win_cells,
             ",".join(map(str, m.taken)),
             f"seat {m.trick_winner} +{m.trick_points}" if m.trick_winner is not None else "",
         )  # fmt: skip
     parts.append(table)
     summary = _table(("seat", "right"), ("cards", "right"), ("paranoid\nlost", "right"),
                      ("paranoid\nbiggest", "left"), ("max^n\nlost", "right"),
-                     ("max^n\nbiggest", "left"))  # fmt: skip
+                     ("max^n\nbiggest", "left"),
+                     *((("win\nlost", "right"), ("win\nbiggest", "left")) if match else ()))
     for s in result.summary:
+        win_cells = () if not match else (_percent(s.match_lost), _biggest(
+            s.biggest_match, s.biggest_match and _percent(s.biggest_match.match_cost)))
         summary.add_row(
             str(s.seat), str(s.moves),
             str(s.paranoid_lost), _biggest(s.biggest_paranoid, s.biggest_paranoid
                                            and s.biggest_paranoid.paranoid_cost),
             str(s.maxn_lost), _biggest(s.biggest_maxn, s.biggest_maxn
                                        and s.biggest_maxn.maxn_cost),
+            *win_cells,
         )  # fmt: skip
     final = result.final
     parts += [
@@ -326,8 +372,13 @@ def _high_first(cards):
     return sorted(cards, key=lambda c: (c.suit, -c.rank))
 
 
-def _cost_text(cost: int) -> Text:
-    return Text(str(cost), style="bold" if cost else "dim")
+def _cost_text(cost: int | str) -> Text:
+    return Text(str(cost), style="bold" if cost not in (0, "0.0") else "dim")
+
+
+def _percent(chance: float) -> str:
+    """A chance (or a difference of chances) in percent, one decimal."""
+    return f"{100 * chance:.1f}"
 
 
 def _biggest(move, cost) -> Text:

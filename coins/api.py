@@ -21,6 +21,7 @@ from analysis.estimate import Estimate, estimate
 from analysis.graph import GraphInterrupted
 from analysis.report import AnalysisInterrupted
 from solver import (
+    MatchState,
     Position,
     Record,
     SolveInterrupted,
@@ -29,6 +30,8 @@ from solver import (
     solve,
 )
 from solver.cards import Card
+
+from . import options
 
 OPEN_HAND_CARDS = 8  # a hint on a full position shows the open-hand values up to this many cards a hand
 OPEN_HAND_TIME_LIMIT = 5.0  # seconds for them; beyond it they are left out
@@ -49,6 +52,7 @@ class SolveAnswer:
 
     result: SolveResult
     estimate: Estimate | None = None
+    match_estimate: Estimate | None = None
 
     @property
     def interrupted(self) -> bool:
@@ -58,6 +62,8 @@ class SolveAnswer:
         out = self.result.to_json()
         if self.estimate is not None:
             out["estimate"] = self.estimate.to_json()
+        if self.match_estimate is not None:
+            out["match_estimate"] = self.match_estimate.to_json()
         return out
 
 
@@ -66,20 +72,26 @@ def solve_position(
 ) -> SolveAnswer:
     """``coins solve``. A solve stopped by Ctrl-C (or a ``solver.threads.Cancel``)
     returns what it proved, ``interrupted`` set, as a limit would. Under a time
-    limit, the max^n estimate's time (``ESTIMATE_SECONDS``, at most half the
-    limit) is kept back from the exact search."""
+    limit, the time of each estimate (``ESTIMATE_SECONDS``, at most half the
+    limit, or a quarter with a target) is kept back from the exact search."""
     position = Position.parse(_text(args.position))
+    match = options.match_state(args)
+    if match is not None:
+        match.needs(position.taken)  # refused before any work when the match is over
     seats = (0, 1, 2) if args.seat is None else (args.seat,)
     table = None if args.memory is None else TranspositionTable(args.memory)
     wants_maxn = args.mode in ("maxn", "both") and not position.is_terminal
+    wants_match = match is not None and not position.is_terminal
+    estimates = wants_maxn + wants_match
     estimate_seconds = ESTIMATE_SECONDS
     time_limit = args.time_limit
-    if wants_maxn and time_limit is not None:
-        estimate_seconds = min(ESTIMATE_SECONDS, time_limit / 2)
-        time_limit -= estimate_seconds
+    if estimates and time_limit is not None:
+        estimate_seconds = min(ESTIMATE_SECONDS, time_limit / 2 / estimates)
+        time_limit -= estimate_seconds * estimates
     try:
         result = solve(position, seats, args.max_nodes, time_limit, mode=args.mode,
-                       table=table, progress=progress)  # fmt: skip
+                       table=table, progress=progress, target=args.target,
+                       scores=match and match.scores)  # fmt: skip
     except SolveInterrupted as stop:
         result = stop.result
     answer = SolveAnswer(result)
@@ -87,6 +99,10 @@ def solve_position(
         if progress is not None:
             progress("estimating the max^n values (the exact search did not finish)")
         answer.estimate = estimate(position, estimate_seconds)
+    if wants_match and (result.match is None or result.match.chances is None):
+        if progress is not None:
+            progress("estimating the chances of winning (the exact search did not finish)")
+        answer.match_estimate = estimate(position, estimate_seconds, match=match)
     return answer
 
 
@@ -97,14 +113,16 @@ def analyze_position(
     ``interrupted`` set."""
     try:
         return analyze(Position.parse(_text(args.position)), args.max_nodes, args.time_limit,
-                       exact_cards=args.exact_cards, progress=progress)  # fmt: skip
+                       exact_cards=args.exact_cards, progress=progress,
+                       match=options.match_state(args))  # fmt: skip
     except AnalysisInterrupted as stop:
         return stop.analysis
 
 
 def review_record(args: argparse.Namespace) -> Review:
     """``coins review``."""
-    return review(_text(args.record), args.max_nodes, args.time_limit)
+    return review(_text(args.record), args.max_nodes, args.time_limit,
+                  match=options.match_state(args))
 
 
 def graph_of(args: argparse.Namespace, progress: Callable[[str], None] | None = None
@@ -136,7 +154,7 @@ class HintAnswer:
 
     record: Record
     result: Hint
-    context: dict[Card, int] | None
+    context: dict[Card, float] | None
 
     @property
     def view(self) -> Record:
@@ -160,24 +178,32 @@ def read_view(text: str) -> Record:
 
 
 def hint_view(args: argparse.Namespace) -> HintAnswer:
-    """``coins hint``."""
+    """``coins hint``; with ``--target`` the cards are ranked by the chance of
+    winning the match, their points beside."""
     record = read_view(_text(args.view))
+    match = options.match_state(args)
     result = hint(record, args.samples, args.time_limit, args.seed, args.mode,
-                  sampler=args.sampler, evaluation=args.evaluation)  # fmt: skip
-    return HintAnswer(record, result, _open_hand_values(record, args.mode))
+                  sampler=args.sampler, evaluation=args.evaluation, match=match,
+                  points=True)  # fmt: skip
+    return HintAnswer(record, result, _open_hand_values(record, args.mode, match))
 
 
-def _open_hand_values(record: Record, mode: str) -> dict[Card, int] | None:
-    """The mover's card values with every hand open, when the record shows every
-    hand and the solve is exact within ``OPEN_HAND_TIME_LIMIT``."""
+def _open_hand_values(record: Record, mode: str, match: MatchState | None
+                      ) -> dict[Card, float] | None:  # fmt: skip
+    """The mover's card values (with a match: its chances of winning it) with
+    every hand open, when the record shows every hand and the solve is exact
+    within ``OPEN_HAND_TIME_LIMIT``."""
     if record.is_view:
         return None
     final = record.final
     if final.cards_per_hand > OPEN_HAND_CARDS:
         return None
-    solved = solve(final, (final.to_move,), mode=mode, line=False, time_limit=OPEN_HAND_TIME_LIMIT)
+    solved = solve(final, (final.to_move,), mode=mode, line=False, time_limit=OPEN_HAND_TIME_LIMIT,
+                   target=match and match.target, scores=match and match.scores)  # fmt: skip
     if not solved.exact:
         return None
+    if match is not None:
+        return {card: chances[final.to_move] for card, chances in solved.match.card_chances.items()}
     if mode == "maxn":
         return {card: result[final.to_move] for card, result in solved.card_results.items()}
     return dict(solved.card_values)

@@ -37,7 +37,9 @@ def solve_command(args: argparse.Namespace) -> None:
     position to the end of the hand when the other two play together against
     it. With --mode maxn (or both) it also gives the equilibrium: the Coins
     each seat wins when every seat plays for itself, each card's three-seat
-    result and the equilibrium line. The search is exact unless --max-nodes or
+    result and the equilibrium line. With --target (and --scores) it also
+    gives each seat's chance of winning the match, every card's chances and
+    the line every seat plays for the match (RULES.md). The search is exact unless --max-nodes or
     --time-limit stops it, or Ctrl-C; then the output says so and gives the
     proven interval instead.
     """
@@ -47,7 +49,8 @@ def solve_command(args: argparse.Namespace) -> None:
     if args.json:
         print(json.dumps(answer.to_json()))
     else:
-        Console().print(render.solve_report(answer.result, answer.estimate))
+        Console().print(render.solve_report(answer.result, answer.estimate,
+                                            answer.match_estimate))  # fmt: skip
     if answer.interrupted:
         raise KeyboardInterrupt  # after the report: exit status 130
 
@@ -89,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="paranoid: guaranteed values (default); maxn: each seat for itself; both",
     )
     options.add_limits(solve_parser, "")
+    options.add_match(solve_parser, "also solve the position")
     solve_parser.add_argument(
         "--memory", type=options.megabytes, metavar="MIB",
         help="a fixed transposition table of MIB MiB for the guaranteed values (default: "

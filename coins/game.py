@@ -10,8 +10,8 @@ happens). It reads the user's lines from ``read_line`` (a stream's
 At the user's turn it shows the hand drawn by suit, the trick on the table
 and the scores, and reads a card in RULES.md notation (lower case too);
 ``hint`` or ``?`` ranks the user's cards with ``analysis.hint`` on the user's
-view (the record of the hand so far with the other hands hidden), ``quit``
-leaves. A line it cannot use is answered with one line and asked again.
+view (the record of the hand so far with the other hands hidden) by the
+chance of winning the match, their points beside; ``quit`` leaves. A line it cannot use is answered with one line and asked again.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from rich.text import Text
 
 from analysis.bots import make_bot
 from analysis.hint import check_budget, hint
-from solver import CoinsError, Position, Record, checks
+from solver import CoinsError, MatchState, Position, Record, checks
 from solver.cards import SEATS, Card, cards_in
 from solver.errors import NotationError
 from solver.match import DEFAULT_TARGET, CardPlayed, Match, MatchObserver, MatchResult
@@ -234,10 +234,13 @@ class TerminalGame(SeatAgainstBots):
         self.console.print(render.hand_table(position.hands[self.seat], "you"))
 
     def _hint(self) -> None:
-        result = hint(self.view(), rng=self.hint_rng, **self.hint_options)
-        self.console.print(render.hint_table(result))
-        self.say(Text(f"mean: your points to come ({result.samples} sampled deals); "
-                      "best: how often it was best.", style="dim"))  # fmt: skip
+        match = MatchState(self.match.target, self.hand_scores)
+        result = hint(self.view(), rng=self.hint_rng, match=match, points=True,
+                      **self.hint_options)  # fmt: skip
+        self.console.print(render.hint_table(result, match=True))
+        self.say(Text(f"win: your chance of winning the match; points: your points to come "
+                      f"({result.samples} sampled deals); best: how often it was best.",
+                      style="dim"))  # fmt: skip
 
     def _ask(self, prompt: str) -> str:
         """One line from the user, stripped; the end of the input leaves the game."""

@@ -15,8 +15,9 @@ import argparse
 from collections.abc import Callable
 
 from analysis.graph import check_graph_file
-from solver import CoinsError, checks
+from solver import CoinsError, MatchState, checks
 from solver.cards import HAND_SIZE
+from solver.match import MAX_TARGET
 from solver.table import check_megabytes
 
 
@@ -67,6 +68,47 @@ graph_file = argument_type(str, lambda path: str(check_graph_file(path)), "a fil
 def cards_per_hand(low: int):
     """Cards per hand, ``low`` to 16."""
     return whole_number("cards per hand", low, HAND_SIZE)
+
+
+target = whole_number("the target", 1, MAX_TARGET)
+
+
+def _three_numbers(text: str) -> tuple[int, ...]:
+    parts = text.split(",")
+    if len(parts) != 3:
+        raise ValueError(text)
+    return tuple(int(part) for part in parts)
+
+
+scores = argument_type(
+    _three_numbers,
+    lambda values: tuple(checks.whole_number(v, "a score", 0, MAX_TARGET - 1) for v in values),
+    "three whole numbers A,B,C", "the scores",
+)  # fmt: skip
+
+
+def add_match(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--target T`` and ``--scores A,B,C``: ``what`` is valued for that match."""
+    parser.add_argument(
+        "--target", type=target, metavar="T",
+        help=f"{what} for a match to T points: each seat's chance of winning it (at most "
+             f"{MAX_TARGET:,})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--scores", type=scores, metavar="A,B,C",
+        help="with --target: the match scores of seats 0, 1, 2 when the hand began "
+             "(default 0,0,0; the points taken in the hand add to them)",
+    )  # fmt: skip
+    parser.set_defaults(check=match_state)
+
+
+def match_state(args: argparse.Namespace) -> MatchState | None:
+    """The match of ``--target`` and ``--scores``, or None without a target."""
+    if args.target is None:
+        if args.scores is not None:
+            raise CoinsError("--scores are match scores: give the match's --target as well")
+        return None
+    return MatchState(args.target, args.scores or (0, 0, 0))
 
 
 def add_limits(parser: argparse.ArgumentParser, what: str) -> None:

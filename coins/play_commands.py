@@ -52,7 +52,10 @@ def hint_command(args: argparse.Namespace) -> None:
     averaged: mean points for the mover with its standard error, how often the
     card was the best, and how far behind the best card it is, deal by deal.
     Cards clearly behind stop being valued, so the budget goes to the close
-    ones; cards within the noise of the best are marked tied.
+    ones; cards within the noise of the best are marked tied. With --target
+    (and --scores) the cards are ranked by the chance of winning the match
+    (RULES.md), every seat in each deal playing for it, and their mean
+    points are shown beside.
     """
     compile_notice()
     answer = api.hint_view(args)
@@ -62,15 +65,21 @@ def hint_command(args: argparse.Namespace) -> None:
     result = answer.result
     console = Console()
     console.print(f"View {answer.view}")
-    console.print(render.hint_table(result, answer.context))
-    what = "own points, everyone for themselves" if args.mode == "maxn" else "guaranteed points"
+    console.print(render.hint_table(result, answer.context, match=result.match is not None))
+    what = ("mean: own points, everyone for themselves" if args.mode == "maxn"
+            else "mean: guaranteed points") + " from here on"  # fmt: skip
+    if result.match is not None:
+        state = result.match
+        what = (f"win: the chance of winning the match to {state.target} (scores "
+                f"{','.join(map(str, state.scores))} when the hand began), everyone playing for "
+                "it; points: own points from here on, everyone for themselves")  # fmt: skip
     how = ("estimated by a search of the next trick and a network trained on exact values"
            if result.evaluation == "search"
            else f"by greedy play to {DEFAULT_HORIZON} cards a hand, then exactly")  # fmt: skip
     tied = result.tied
     console.print(
         Text(
-            f"Seat {result.seat} to move. mean: {what} from here on, over the sampled deals "
+            f"Seat {result.seat} to move. {what}, over the sampled deals "
             f"({result.samples} drawn, {result.exact} solved exactly, the others {how}; "
             f"{result.sampler} sampling); best: share of deals where the card was best; "
             f"behind: the best card's lead over it, deal by deal; a card leaves contention "
@@ -101,15 +110,21 @@ def match_command(args: argparse.Namespace) -> None:
     points per hand (the hand that ends a match counts, though it stops
     short) and its seconds per move. Ties for first cannot happen: only a
     trick's winner scores, so one seat reaches T first and wins.
+    --start-scores A,B,C starts every match from those scores of seats 0, 1,
+    2; as the bots rotate, each sits each score.
 
-    Bots: random, greedy (a heuristic), pimc (hint's best card), pimc-search
-    (the same, valuing deals by the learned evaluation, hint's
-    --evaluation search, instead of greedy playouts).
+    Bots: random, greedy (a heuristic), pimc (hint's best card; in a match it
+    plays for the match: the chance of winning it), pimc-points (the same
+    playing for points whatever the score), pimc-search (for points, valuing
+    deals by the learned evaluation, hint's --evaluation search, instead of
+    greedy playouts).
     """
     options = {"samples": args.pimc_samples, "time_limit": args.pimc_time_limit}
     if args.target is None:
         if args.matches is not None:
             raise CoinsError("--matches counts whole matches: give their target with --target T")
+        if args.start_scores is not None:
+            raise CoinsError("--start-scores start whole matches: give their target with --target T")
         hands = 10 if args.hands is None else args.hands
         result = _with_progress(args, "hands", hands * 3, duplicate, args.seats, hands,
                                 args.seed, options=options)  # fmt: skip
@@ -118,7 +133,8 @@ def match_command(args: argparse.Namespace) -> None:
             raise CoinsError("with --target, count matches with --matches M, not --hands")
         count = 10 if args.matches is None else args.matches
         result = _with_progress(args, "matches", count * 3, matches, args.seats, count,
-                                args.target, args.seed, options=options)  # fmt: skip
+                                args.target, args.seed, options=options,
+                                start_scores=args.start_scores or (0, 0, 0))  # fmt: skip
     if args.json:
         print(json.dumps(result.to_json()))
     elif args.target is None:
@@ -180,9 +196,11 @@ def _print_matches(result: MatchesResult) -> None:
         )
     console = Console()
     console.print(table)
+    start = result.start_scores
+    since = f" from {','.join(map(str, start))}" if start is not None and any(start) else ""
     console.print(
         f"{result.deals} match seeds x 3 seatings = {result.matches} matches to "
-        f"{result.target} points ({result.hands} hands), seed {result.seed}, "
+        f"{result.target} points{since} ({result.hands} hands), seed {result.seed}, "
         f"{result.seconds:.1f} s"
     )
 
@@ -244,6 +262,7 @@ def register(add) -> None:
         help=f"uniform deals, or weighted by the likelihood of the other seats' plays "
         f"(default {DEFAULT_SAMPLER})",
     )  # fmt: skip
+    options.add_match(hint_parser, "rank the cards")
     hint_parser.add_argument(
         "--evaluation", choices=EVALUATIONS, default=DEFAULT_EVALUATION,
         help="how a card is valued in a sampled deal beyond exact reach: playout (greedy play, "
@@ -256,7 +275,8 @@ def register(add) -> None:
     match_parser = add("match", match_command)
     match_parser.add_argument(
         "--seats", nargs=3, choices=BOTS, default=["pimc", "greedy", "random"], metavar="BOT",
-        help="the three bots: random, greedy, pimc (default pimc greedy random)",
+        help="the three bots: random, greedy, pimc, pimc-points, pimc-search (default pimc "
+             "greedy random)",
     )  # fmt: skip
     match_parser.add_argument(
         "--hands", type=HANDS, metavar="N",
@@ -271,6 +291,11 @@ def register(add) -> None:
         "--matches", type=MATCHES, metavar="M",
         help="with --target: match seeds to play, each once per rotation of the bots: "
         f"3M matches (default 10, at most {MAX_DEALS:,})",
+    )  # fmt: skip
+    match_parser.add_argument(
+        "--start-scores", type=options.scores, metavar="A,B,C",
+        help="with --target: start every match from these scores of seats 0, 1, 2 (each bot "
+             "sits each score as the bots rotate)",
     )  # fmt: skip
     match_parser.add_argument("--seed", type=options.seed,
                               help="random seed (default: a new one, printed)")
@@ -293,7 +318,8 @@ def register(add) -> None:
     )
     play_parser.add_argument(
         "--bots", nargs=2, choices=BOTS, default=["greedy", "pimc"], metavar="BOT",
-        help="the bots on your left and your right: random, greedy, pimc (default greedy pimc)",
+        help="the bots on your left and your right: random, greedy, pimc (plays for the match), "
+             "pimc-points, pimc-search (default greedy pimc)",
     )  # fmt: skip
     play_parser.add_argument(
         "--target", type=TARGET, default=DEFAULT_TARGET, metavar="T",

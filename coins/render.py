@@ -17,7 +17,7 @@ from rich.text import Text
 
 from solver.cards import SEATS, SUIT_LETTERS, SUIT_NAMES, Card, format_hand
 from analysis.estimate import Estimate
-from solver import SolveResult
+from solver import MatchState, MatchValues, SolveResult
 from solver.position import Position
 
 SUIT_STYLES = ("red", "yellow", "blue", "green")
@@ -130,6 +130,68 @@ def _vector(values) -> str:
     return "~" + "-".join(f"{v:.1f}" for v in values)
 
 
+def chances_text(chances, estimated: bool = False) -> str:
+    """Three seats' chances of winning the match in percent: ``78.0-18.5-3.5``
+    (``~`` first when estimated)."""
+    return ("~" if estimated else "") + "-".join(f"{100 * c:.1f}" for c in chances)
+
+
+def match_texts(match: MatchValues | None, estimate: Estimate | None) -> list[RenderableType]:
+    """The mover's cards with the chances of winning the match after each, and the
+    line every seat plays for it; estimated (``estimate``) where the exact
+    search did not finish."""
+    if match is None:
+        return []
+    position = match.position
+    mover = position.to_move
+    parts: list[RenderableType] = []
+    if match.card_chances:
+        parts += [
+            Text(""),
+            Text(f"Seat {mover}'s cards and the chances of seats 0-1-2 to win the match after "
+                 f"each, in % ({OPTIMAL_MARK} the card played for the match)", style="bold"),
+            card_values_table({card: chances_text(chances)
+                               for card, chances in match.card_chances.items()}, [match.best]),
+        ]  # fmt: skip
+    elif estimate is not None:
+        parts += [
+            Text(""),
+            Text(f"Estimated, not proven: seat {mover}'s cards and the chances of seats 0-1-2 "
+                 f"to win the match after each, in % ({OPTIMAL_MARK} the estimate's choice)",
+                 style="bold"),
+            card_values_table({card: chances_text(chances, True)
+                               for card, chances in estimate.card_results.items()},
+                              [estimate.best]),
+            Text(f"Estimate: searched {estimate.depth} trick(s) ahead, then a network's points "
+                 "turned into chances; the next hands from the table.", style="dim"),
+        ]  # fmt: skip
+    if match.line:
+        parts += [
+            Text(""),
+            Text("Match line: every seat plays to win the match", style="bold"),
+            line_table(position, match.line),
+        ]
+    return parts
+
+
+def match_legend(state: MatchState) -> Text:
+    """What the ``win`` column means."""
+    return Text(f"Win: each seat's chance of winning the match to {state.target} (scores "
+                f"{','.join(map(str, state.scores))} when the hand began), every seat playing "
+                "for it; after this hand, the model of the next hands (RULES.md).", style="dim")
+
+
+def win_column(match: MatchValues | None, estimate: Estimate | None) -> list[str] | None:
+    """The hands table's column of each seat's chance of winning the match."""
+    if match is None:
+        return None
+    if match.chances is not None:
+        return [f"{100 * c:.1f}%" for c in match.chances]
+    if estimate is not None:
+        return [f"~{100 * c:.1f}%" for c in estimate.card_results[estimate.best]]
+    return ["-"] * SEATS
+
+
 def line_table(position: Position, line: Sequence[Card]) -> Table:
     """``line`` played out from ``position``, one row per trick with its winner
     and points; cards already on the table start the first row, dimmed."""
@@ -159,34 +221,44 @@ def line_table(position: Position, line: Sequence[Card]) -> Table:
     return table
 
 
-def hint_table(entries: Sequence, context: Mapping[Card, object] | None = None) -> Table:
+def hint_table(entries: Sequence, context: Mapping[Card, object] | None = None,
+               match: bool = False) -> Table:  # fmt: skip
     """A hint's cards, best first: mean points, standard error, how often best,
     how far behind the best card (deal by deal) and whether that is within the
-    noise (``tied``); ``context`` adds a column of open-hand values."""
+    noise (``tied``); ``context`` adds a column of open-hand values. For a
+    ``match`` the means are chances of winning it, in percent, with the mean
+    points beside when the entries have them."""
+    scale, unit = (100, "%") if match else (1, "")
+    points = match and entries[0].points is not None
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     table.add_column("card")
-    table.add_column("mean", justify="right")
+    table.add_column("win" if match else "mean", justify="right")
     table.add_column("± stderr", justify="right")
     table.add_column("best", justify="right")
     table.add_column("behind", justify="right")
     table.add_column("deals", justify="right")
+    if points:
+        table.add_column("points", justify="right")
     if context is not None:
         table.add_column("open hand", justify="right")
     for number, entry in enumerate(entries):
         if number == 0:
             behind = "best"
         else:
-            behind = f"{entry.behind:.2f}" + (" tied" if entry.tied else "")
+            behind = f"{scale * entry.behind:.2f}{unit}" + (" tied" if entry.tied else "")
         row = [
             card_text(entry.card),
-            f"{entry.mean:.2f}",
-            "-" if entry.stderr is None else f"{entry.stderr:.2f}",
+            f"{scale * entry.mean:.2f}{unit}",
+            "-" if entry.stderr is None else f"{scale * entry.stderr:.2f}{unit}",
             f"{100 * entry.best_rate:.0f}%",
             behind,
             str(entry.samples),
         ]
+        if points:
+            row.append(f"{entry.points:.2f}")
         if context is not None:
-            row.append(str(context[entry.card]))
+            value = context[entry.card]
+            row.append(f"{100 * value:.1f}%" if match else str(value))
         table.add_row(*row, style="bold" if entry.tied else None)
     return table
 
@@ -212,9 +284,11 @@ def estimate_texts(estimate: Estimate) -> list[RenderableType]:
     ]  # fmt: skip
 
 
-def solve_report(result: SolveResult, estimate: Estimate | None = None) -> Group:
+def solve_report(result: SolveResult, estimate: Estimate | None = None,
+                 match_estimate: Estimate | None = None) -> Group:  # fmt: skip
     """Everything ``coins solve`` shows for people: hands, values, card values, lines,
-    and the max^n ``estimate`` where the exact search did not finish."""
+    and the max^n ``estimate`` where the exact search did not finish (and the
+    chances of winning the match, their ``match_estimate`` likewise)."""
     position = result.position
     mover = position.to_move
     paranoid = result.mode in ("paranoid", "both")
@@ -229,6 +303,9 @@ def solve_report(result: SolveResult, estimate: Estimate | None = None) -> Group
             columns["max^n"] = [number(v) for v in estimate.card_results[estimate.best]]
         else:
             columns["max^n"] = ["-"] * SEATS
+    win = win_column(result.match, match_estimate)
+    if win is not None:
+        columns["win"] = win
     parts: list[RenderableType] = [
         Text.assemble(("Position ", "bold"), str(position)),
         Text(""),
@@ -244,6 +321,8 @@ def solve_report(result: SolveResult, estimate: Estimate | None = None) -> Group
         parts.append(Text(
             "Max^n: Coins won from here on when every seat plays for itself.", style="dim"
         ))
+    if result.match is not None:
+        parts.append(match_legend(result.match.state))
     if not result.exact:
         stopped = "was stopped (Ctrl-C)" if result.interrupted else "hit its node or time limit"
         parts.append(Text(
@@ -297,6 +376,7 @@ def solve_report(result: SolveResult, estimate: Estimate | None = None) -> Group
             Text("Equilibrium line: every seat plays for its own points", style="bold"),
             line_table(position, result.equilibrium_line),
         ]
+    parts += match_texts(result.match, match_estimate)
     parts += [
         Text(""),
         Text(f"{'exact' if result.exact else 'not exact'}, {result.nodes:,} nodes, "

@@ -14,6 +14,7 @@ from .match import (
     HandResult,
     Match,
     MatchError,
+    MatchState,
     MatchObserver,
     MatchResult,
     PlayerError,
@@ -26,6 +27,7 @@ from .table import TranspositionTable
 from .solve import SolveResult, solve
 from .position import Position
 from .record import Record, RecordError, RecordMoveError
+from .winning import MatchValues, solve_match
 
 __all__ = [
     "COINS_MASK",
@@ -40,6 +42,8 @@ __all__ = [
     "Match",
     "MatchError",
     "MatchObserver",
+    "MatchState",
+    "MatchValues",
     "MatchResult",
     "NotationError",
     "PlayerError",
@@ -58,4 +62,5 @@ __all__ = [
     "parse_hand",
     "random_player",
     "solve",
+    "solve_match",
 ]

@@ -1784,10 +1784,16 @@ def value_net(h_leader, h_next, h_third, w1, b1, w2, b2, w3, b3, first, last, x)
 
 
 @njit
+def members_for(hand, split, small, members):
+    """The ensemble members (first, last + 1) that value a position whose leader
+    holds ``hand``: the first ``small`` up to ``split`` cards, the others beyond."""
+    return (0, small) if popcount(hand) <= split else (small, members)
+
+
+@njit
 def _leaf_value(hands, leader, w1, b1, w2, b2, w3, b3, split, small, x, out):
-    """``value_net`` of a trick boundary, written into ``out`` by absolute seat: the
-    first ``small`` members value hands of up to ``split`` cards, the others larger ones."""
-    first, last = (0, small) if popcount(hands[leader]) <= split else (small, b1.shape[0])
+    """``value_net`` of a trick boundary, written into ``out`` by absolute seat."""
+    first, last = members_for(hands[leader], split, small, b1.shape[0])
     a, b, c = value_net(hands[leader], hands[(leader + 1) % 3], hands[(leader + 2) % 3],
                         w1, b1, w2, b2, w3, b3, first, last, x)  # fmt: skip
     out[leader] = a
@@ -1907,3 +1913,407 @@ def estimate_search(hands0, leader0, trick0, n_trick0, tricks, root_moves, n_roo
             best[ply] = value
     stats[0] += nodes
     return n_root
+
+
+# ===== NEW SECTION (issue 48): match-aware values ===========================
+#
+# ``match_search`` is max^n over each seat's chance of winning the match
+# (RULES.md, "Values of a position in a match"). A trick that takes its
+# winner to the target ends the match (1 for the winner, 0 for the others);
+# the end of the hand reads the next-hands table (``solver.next_hands``) at
+# the needs left, the last trick's winner leading. Searched to the end of the
+# hand the values are exact; with a depth of ``tricks`` tricks the trick
+# boundaries where it stops are valued by the value network's points turned
+# into chances (``_points_to_chances``), an estimate (the hand's last trick,
+# forced, is always played out).
+#
+# The mover's preference (``_chance_prefers``) is a strict order, chances
+# rounded to ``CHANCE_DECIMALS`` decimals, so cards can be tried in any order:
+# the table's best card first, then by ``_match_move_score``. Two cuts, neither
+# of which changes a value: a node whose mover has found a sure win takes no
+# other card (every sure win is the same vector), and shallow pruning inside a
+# trick, never below the root's own cards (the chances add up to 1, so a mover
+# sure of L leaves its parent's mover at most 1 - L). Trick boundaries are
+# kept in a table of the caller's, in buckets of four: keys are the three
+# hands (each suit's live cards renumbered by rank), the leader, the needs (each below 64: the caller caps them) and the
+# tricks left to search (``MATCH_TO_THE_END`` when searching to the end), with
+# a word the caller chooses per table of chances and network, so entries stay
+# valid from one search to the next.
+
+CHANCE_DECIMALS = 9
+_CHANCE_SCALE = 10.0**CHANCE_DECIMALS
+_PRUNE_MARGIN = 2e-9  # one rounding unit, and far above a sum's rounding error
+MATCH_ABORTED = -1
+MATCH_TO_THE_END = 63  # ``tricks`` for an exact search
+# a table slot: three key words, the caller's word, then the best card and
+# (from bit 8) the cards left, which decides what a full bucket gives up
+MATCH_KEY_WORDS = 5
+_MATCH_BUCKET = 4
+_MATCH_PLY = 50  # 48 cards, the root and a spare
+_MIX_A, _MIX_B, _MIX_C = 0x1E3779B97F4A7C15, 0x3F58476D1CE4E5B9, 0x14D049BB133111EB
+_LOW_63 = (1 << 63) - 1
+
+
+@njit
+def _chance_prefers(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
+    """Does ``mover`` take chances a (by ``card_a``) over b (by ``card_b``)? Its own
+    chance, then the smaller of its opponents' larger chance, each rounded to
+    ``CHANCE_DECIMALS`` decimals, then the first card in index order."""
+    if mover == 0:
+        own_a, opp_a, own_b, opp_b = a0, max(a1, a2), b0, max(b1, b2)
+    elif mover == 1:
+        own_a, opp_a, own_b, opp_b = a1, max(a0, a2), b1, max(b0, b2)
+    else:
+        own_a, opp_a, own_b, opp_b = a2, max(a0, a1), b2, max(b0, b1)
+    own_a = np.rint(own_a * _CHANCE_SCALE)
+    own_b = np.rint(own_b * _CHANCE_SCALE)
+    if own_a != own_b:
+        return own_a > own_b
+    opp_a = np.rint(opp_a * _CHANCE_SCALE)
+    opp_b = np.rint(opp_b * _CHANCE_SCALE)
+    if opp_a != opp_b:
+        return opp_a < opp_b
+    return card_a < card_b
+
+
+@njit
+def next_hand_chances(n0, n1, n2, leader, table):
+    """Seats 0, 1, 2's chances from the start of a hand that ``leader`` leads with
+    needs n0, n1, n2 (each at least 1), from ``table[leader's, next's, third's
+    need - 1]`` (needs beyond the table read as its largest)."""
+    most = table.shape[0]
+    m0 = min(n0, most) - 1
+    m1 = min(n1, most) - 1
+    m2 = min(n2, most) - 1
+    if leader == 0:
+        return table[m0, m1, m2, 0], table[m0, m1, m2, 1], table[m0, m1, m2, 2]
+    if leader == 1:
+        return table[m1, m2, m0, 2], table[m1, m2, m0, 0], table[m1, m2, m0, 1]
+    return table[m2, m0, m1, 1], table[m2, m0, m1, 2], table[m2, m0, m1, 0]
+
+
+@njit
+def _points_to_chances(e0, e1, e2, n0, n1, n2, coins, table, grid, out):
+    """Chances from estimated points for the rest of the hand (e0 + e1 + e2 =
+    ``coins``) and the needs: the Coins fall one at a time, each to seat s
+    with probability e_s / coins; the first seat to reach its need wins; if
+    none does, the next hand is read from the table at the needs left, each
+    seat alike likely to lead it. ``grid``: (2, 13, 13) floats of scratch."""
+    out[0] = 0.0
+    out[1] = 0.0
+    out[2] = 0.0
+    q0 = max(e0, 0.0)
+    q1 = max(e1, 0.0)
+    q2 = max(e2, 0.0)
+    spread = q0 + q1 + q2
+    if spread <= 0.0:
+        q0, q1, q2, spread = 1.0, 1.0, 1.0, 3.0
+    q0 /= spread
+    q1 /= spread
+    q2 /= spread
+    grid[0, :, :] = 0.0
+    grid[0, 0, 0] = 1.0
+    now = 0
+    for fallen in range(coins):
+        nxt = 1 - now
+        grid[nxt, :, :] = 0.0
+        for x0 in range(fallen + 1):
+            for x1 in range(fallen + 1 - x0):
+                p = grid[now, x0, x1]
+                if p == 0.0:
+                    continue
+                x2 = fallen - x0 - x1
+                if x0 + 1 >= n0:
+                    out[0] += p * q0
+                else:
+                    grid[nxt, x0 + 1, x1] += p * q0
+                if x1 + 1 >= n1:
+                    out[1] += p * q1
+                else:
+                    grid[nxt, x0, x1 + 1] += p * q1
+                if x2 + 1 >= n2:
+                    out[2] += p * q2
+                else:
+                    grid[nxt, x0, x1] += p * q2
+        now = nxt
+    for x0 in range(coins + 1):
+        for x1 in range(coins + 1 - x0):
+            p = grid[now, x0, x1]
+            if p == 0.0:
+                continue
+            x2 = coins - x0 - x1
+            for leader in range(3):
+                c0, c1, c2 = next_hand_chances(n0 - x0, n1 - x1, n2 - x2, leader, table)
+                out[0] += p * c0 / 3
+                out[1] += p * c1 / 3
+                out[2] += p * c2 / 3
+
+
+@njit
+def _match_bucket(key_a, key_b, key_c, mask):
+    """The first slot of a key's bucket: the high bits of a multiplicative hash
+    of its three words (in 63 bits, so plain Python gives the same slots)."""
+    x = (int(key_a) * _MIX_A + int(key_b) * _MIX_B + int(key_c) * _MIX_C) & _LOW_63
+    return (x >> (63 - popcount(mask))) & ~(_MATCH_BUCKET - 1)
+
+
+@njit
+def _renumbered(h0, h1, h2):
+    """The hands with each suit's live cards renumbered 0, 1, 2 ... from the lowest:
+    only their order within the suit decides tricks, so positions that differ
+    only in which cards are gone share a table entry."""
+    r0 = 0
+    r1 = 0
+    r2 = 0
+    live = h0 | h1 | h2
+    for suit in range(4):
+        rest = (live >> (12 * suit)) & 0xFFF
+        bit = 1 << (12 * suit)
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            card = low << (12 * suit)
+            if h0 & card:
+                r0 |= bit
+            elif h1 & card:
+                r1 |= bit
+            else:
+                r2 |= bit
+            bit <<= 1
+    return r0, r1, r2
+
+
+@njit
+def _match_move_score(card, n_trick, c0, c1, need):
+    """How good ``card`` looks for the mover, whose need is ``need``: last to play,
+    a trick it wins (and the match, above all) by its Coins, else keeping its
+    own Coins back; earlier in the trick, keeping Coins back."""
+    if n_trick == 2:
+        if trick_winner(c0, c1, card) == 2:
+            coins = coin_count(c0) + coin_count(c1) + coin_count(card)
+            return (100 if coins >= need else 2) + coins
+        return -coin_count(card)
+    return -coin_count(card)
+
+
+@njit
+def match_search(hands0, leader0, trick0, n_trick0, needs0, tricks, root_moves, n_root,
+                 table, w1, b1, w2, b2, w3, b3, split, small, tt_keys, tt_values, tt_word,
+                 max_nodes, stop, root_results, stats):  # fmt: skip
+    """Each seat's chance of winning the match after each root card
+    ``root_moves[:n_root]`` (into ``root_results[i]``), all seats then playing
+    for the match, searching ``tricks`` tricks (the current one counts;
+    ``MATCH_TO_THE_END``: exact) and valuing the boundaries where that stops
+    with the network (w1 ... b3) as ``_points_to_chances`` does.
+
+    ``needs0``: each seat's need at the root (1 to 63). ``tt_keys`` (slots x
+    ``MATCH_KEY_WORDS``, slots a power of two from 4; none: no table) and
+    ``tt_values`` (slots x 3) keep trick boundaries, marked ``tt_word`` (not
+    0). Returns ``n_root``, or ``MATCH_ABORTED`` when ``max_nodes`` (0: no
+    limit) ran out or ``stop[0]`` was set. ``stats`` gains nodes (0),
+    network leaves (1), table hits (2) and stores (3).
+    """
+    hands = np.empty((_MATCH_PLY, 3), dtype=np.int64)
+    leaders = np.empty(_MATCH_PLY, dtype=np.int64)
+    n_trick = np.empty(_MATCH_PLY, dtype=np.int64)
+    trick_cards = np.full((_MATCH_PLY, 2), -1, dtype=np.int64)
+    needs = np.empty((_MATCH_PLY, 3), dtype=np.int64)
+    depth = np.empty(_MATCH_PLY, dtype=np.int64)
+    moves = np.empty((_MATCH_PLY, 16), dtype=np.int64)
+    scores = np.empty(16, dtype=np.int64)
+    n_moves = np.empty(_MATCH_PLY, dtype=np.int64)
+    move_index = np.empty(_MATCH_PLY, dtype=np.int64)
+    best = np.empty((_MATCH_PLY, 3))
+    best_card = np.full(_MATCH_PLY, -1, dtype=np.int64)
+    pruned = np.zeros(_MATCH_PLY, dtype=np.int64)
+    stored = np.zeros(_MATCH_PLY, dtype=np.int64)  # 1: store the node's value when finished
+    keys = np.empty((_MATCH_PLY, 3), dtype=np.int64)
+    value = np.empty(3)
+    x = np.empty(VALUE_FEATURES)
+    grid = np.empty((2, 13, 13))
+    mask = tt_keys.shape[0] - 1
+    for s in range(3):
+        hands[0, s] = hands0[s]
+        needs[0, s] = needs0[s]
+    leaders[0] = leader0
+    n_trick[0] = n_trick0
+    trick_cards[0, 0] = trick0[0]
+    trick_cards[0, 1] = trick0[1]
+    depth[0] = tricks
+    moves[0, :n_root] = root_moves[:n_root]
+    n_moves[0] = n_root
+    move_index[0] = 0
+    ply = 0
+    nodes = 0
+    while True:
+        i = move_index[ply]
+        child_pruned = False
+        if i < n_moves[ply]:
+            move_index[ply] = i + 1
+            nodes += 1
+            if (max_nodes > 0 and nodes > max_nodes) or (nodes & 1023 == 0 and stop[0]):
+                stats[0] += nodes
+                return MATCH_ABORTED
+            card = moves[ply, i]
+            lead = leaders[ply]
+            nt = n_trick[ply]
+            mover = (lead + nt) % 3
+            child = ply + 1
+            for s in range(3):
+                hands[child, s] = hands[ply, s]
+                needs[child, s] = needs[ply, s]
+            hands[child, mover] ^= 1 << card
+            depth[child] = depth[ply]
+            leaf = False
+            if nt < 2:
+                leaders[child] = lead
+                n_trick[child] = nt + 1
+                trick_cards[child, 0] = trick_cards[ply, 0]
+                trick_cards[child, 1] = trick_cards[ply, 1]
+                trick_cards[child, nt] = card
+            else:
+                winner = (lead + trick_winner(trick_cards[ply, 0], trick_cards[ply, 1], card)) % 3
+                needs[child, winner] -= (coin_count(trick_cards[ply, 0])
+                                         + coin_count(trick_cards[ply, 1]) + coin_count(card))
+                leaders[child] = winner
+                n_trick[child] = 0
+                if depth[ply] < MATCH_TO_THE_END:
+                    depth[child] = depth[ply] - 1
+                h0 = hands[child, 0]
+                h1 = hands[child, 1]
+                h2 = hands[child, 2]
+                leaf = True
+                if needs[child, winner] <= 0:  # the match is over
+                    value[:] = 0.0
+                    value[winner] = 1.0
+                elif h0 & (h0 - 1) == 0:  # one card each, or none: the hand's last trick
+                    if h0:
+                        c0 = popcount(hands[child, winner] - 1)
+                        c1 = popcount(hands[child, (winner + 1) % 3] - 1)
+                        c2 = popcount(hands[child, (winner + 2) % 3] - 1)
+                        winner = (winner + trick_winner(c0, c1, c2)) % 3
+                        needs[child, winner] -= coin_count(c0) + coin_count(c1) + coin_count(c2)
+                    if needs[child, winner] <= 0:
+                        value[:] = 0.0
+                        value[winner] = 1.0
+                    else:
+                        value[0], value[1], value[2] = next_hand_chances(
+                            needs[child, 0], needs[child, 1], needs[child, 2], winner, table
+                        )  # fmt: skip
+                elif depth[child] == 0:
+                    stats[1] += 1
+                    coins = popcount((h0 | h1 | h2) & COINS_MASK)
+                    first, last = members_for(hands[child, winner], split, small, b1.shape[0])
+                    e = value_net(hands[child, winner], hands[child, (winner + 1) % 3],
+                                  hands[child, (winner + 2) % 3], w1, b1, w2, b2, w3, b3,
+                                  first, last, x)  # fmt: skip
+                    _points_to_chances(e[(3 - winner) % 3], e[(4 - winner) % 3],
+                                       e[(5 - winner) % 3], needs[child, 0], needs[child, 1],
+                                       needs[child, 2], coins, table, grid, value)  # fmt: skip
+                elif mask >= 0:
+                    r0, r1, r2 = _renumbered(h0, h1, h2)
+                    key_a = r0 | (winner << 48) | (depth[child] << 50)
+                    key_b = r1 | (needs[child, 0] << 48) | (needs[child, 1] << 54)
+                    key_c = r2 | (needs[child, 2] << 48)
+                    bucket = _match_bucket(key_a, key_b, key_c, mask)
+                    leaf = False
+                    for at in range(bucket, bucket + _MATCH_BUCKET):
+                        if (tt_keys[at, 3] == tt_word and tt_keys[at, 0] == key_a
+                                and tt_keys[at, 1] == key_b and tt_keys[at, 2] == key_c):
+                            stats[2] += 1
+                            value[:] = tt_values[at]
+                            leaf = True
+                            break
+                    if not leaf:
+                        stored[child] = 1
+                        keys[child, 0] = key_a
+                        keys[child, 1] = key_b
+                        keys[child, 2] = key_c
+            if not leaf:
+                live = hands[child, 0] | hands[child, 1] | hands[child, 2]
+                nt = n_trick[child]
+                for j in range(nt):
+                    live |= 1 << trick_cards[child, j]
+                child_mover = (leaders[child] + nt) % 3
+                n = move_representatives(hands[child, child_mover], live, moves[child])
+                # likely best first (shallow pruning cuts more): the score, then the
+                # cheaper card; an insertion sort, n <= 16
+                for a in range(n):
+                    card = moves[child, a]
+                    score = _match_move_score(card, nt, trick_cards[child, 0],
+                                              trick_cards[child, 1], needs[child, child_mover])
+                    b = a
+                    while b > 0 and scores[b - 1] < score:
+                        moves[child, b] = moves[child, b - 1]
+                        scores[b] = scores[b - 1]
+                        b -= 1
+                    moves[child, b] = card
+                    scores[b] = score
+                n_moves[child] = n
+                move_index[child] = 0
+                best_card[child] = -1
+                pruned[child] = 0
+                ply = child
+                continue
+        elif ply == 0:
+            break
+        else:
+            # the node at ``ply`` is finished (or cut): its value goes to its parent
+            value[:] = best[ply]
+            child_pruned = pruned[ply] != 0
+            if stored[ply]:
+                stored[ply] = 0
+                stats[3] += 1
+                _match_store(tt_keys, tt_values, keys[ply, 0], keys[ply, 1], keys[ply, 2],
+                             tt_word, best[ply], mask)  # fmt: skip
+            ply -= 1
+        # ``value``: the chances after the card just tried at ``ply``
+        if child_pruned:
+            continue
+        card = moves[ply, move_index[ply] - 1]
+        if ply == 0:
+            root_results[move_index[0] - 1, :3] = value
+            continue
+        mover = (leaders[ply] + n_trick[ply]) % 3
+        if best_card[ply] >= 0 and not _chance_prefers(
+            mover, value[0], value[1], value[2], card,
+            best[ply, 0], best[ply, 1], best[ply, 2], best_card[ply],
+        ):  # fmt: skip
+            continue
+        best[ply] = value
+        best_card[ply] = card
+        own = value[mover]
+        if np.rint(own * _CHANCE_SCALE) >= _CHANCE_SCALE:
+            move_index[ply] = n_moves[ply]  # a sure win: no other card is worth more
+        elif ply >= 2 and n_trick[ply] > 0:
+            parent = ply - 1
+            parent_mover = (leaders[parent] + n_trick[parent]) % 3
+            if best_card[parent] >= 0 and best[parent, parent_mover] - (1.0 - own) > _PRUNE_MARGIN:
+                pruned[ply] = 1  # the parent's mover has better: it never plays this card
+                move_index[ply] = n_moves[ply]
+    stats[0] += nodes
+    return n_root
+
+
+@njit
+def _match_store(tt_keys, tt_values, key_a, key_b, key_c, tt_word, value, mask):
+    """Keep a finished trick boundary: in its own slot if the bucket has it, else
+    in a free or stale slot, else in place of the entry with the fewest cards."""
+    bucket = _match_bucket(key_a, key_b, key_c, mask)
+    cards = popcount(key_a & 0xFFFFFFFFFFFF)
+    victim = bucket
+    for at in range(bucket, bucket + _MATCH_BUCKET):
+        if tt_keys[at, 3] != tt_word:
+            victim = at
+            break
+        if tt_keys[at, 0] == key_a and tt_keys[at, 1] == key_b and tt_keys[at, 2] == key_c:
+            victim = at
+            break
+        if tt_keys[at, 4] < tt_keys[victim, 4]:
+            victim = at
+    tt_keys[victim, 0] = key_a
+    tt_keys[victim, 1] = key_b
+    tt_keys[victim, 2] = key_c
+    tt_keys[victim, 3] = tt_word
+    tt_keys[victim, 4] = cards
+    tt_values[victim] = value

@@ -20,19 +20,20 @@ from .evaluator import search_card_results
 from .position import Position
 from .solve import solve
 from .table import TranspositionTable
+from .winning import solve_match
 
 # Seconds a cold compile of KERNELS takes on the 2-core development machine,
 # for the notice; ``python -m benchmarks.solver`` measures it (its "compile"
 # line).
 COMPILE_SECONDS = 10
 
-# The kernels the packages call from Python (``solve``, the hints' playouts
-# and the estimates); the ones they call are compiled into them and come back
+# The kernels the packages call from Python (``solve``, the hints' playouts,
+# the estimates and the match-aware search); the ones they call are compiled into them and come back
 # from the cache with them.
 KERNELS = (
     _kernels.paranoid_search, _kernels.maxn_search, _kernels.representative_of,
     _kernels.move_entries, _kernels.move_score, _kernels.play_until, _kernels.greedy_card,
-    _kernels.estimate_search,
+    _kernels.estimate_search, _kernels.match_search,
 )
 
 # A small position whose solve goes through every search kernel (values, card values, line).
@@ -75,6 +76,7 @@ def warm_up() -> float:
     start = time.perf_counter()
     solve(_WARM_UP_POSITION, mode="both")
     search_card_results(Position.parse(_WARM_UP_POSITION), 1)
+    solve_match(_WARM_UP_POSITION, 15)
     TranspositionTable(_SMALLEST_MB, grow_to=2 * _SMALLEST_MB).grow(_kernels.PARANOID_BUCKET)
     # the playouts, with the argument types ``analysis.playout`` passes
     hands = Position.parse(_WARM_UP_POSITION).hands

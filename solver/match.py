@@ -8,6 +8,10 @@ card may be a ``Card``, an index or its text (``"AO"``). A player object
 that also has ``choose_record(record, seat, rng)`` is called that way
 instead, with the record of the hand so far (its start and every card
 played), for players that read who played what (``analysis.bots.PimcBot``).
+In a hand played to a target, a player with ``choose_for_match(record,
+seat, rng, match)`` is called that way, ``match`` a ``MatchState`` (the
+target and the scores when the hand began), for players that play for the
+match.
 
 Rules (RULES.md): the first dealer is the seat the users name (the oldest
 player); the whole deck is dealt one card at a time clockwise from the
@@ -73,6 +77,48 @@ class Chooser(Protocol):
 Player = Union[Callable[[Position, int, random.Random], "Card | str | int"], Chooser]
 
 
+# ----- where a match stands ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Where a match stands as a hand is played (RULES.md, "Values of a position
+    in a match"): the ``target`` and each seat's ``scores`` when the hand
+    began. A position's ``taken`` adds to them: a seat's total is its score
+    plus its taken, and its need is the target minus that."""
+
+    target: int
+    scores: tuple[int, int, int] = (0, 0, 0)
+
+    def __post_init__(self):
+        object.__setattr__(self, "target", check_target(self.target))
+        object.__setattr__(self, "scores", _check_scores(self.scores))
+        self.needs()
+
+    def needs(self, taken: Sequence[int] = (0, 0, 0)) -> tuple[int, int, int]:
+        """The points each seat still needs after ``taken`` this hand (each at least 1)."""
+        totals = [score + t for score, t in zip(self.scores, taken)]
+        for seat, total in enumerate(totals):
+            if total >= self.target:
+                raise MatchError(f"the match is over: seat {seat} has {total} points, "
+                                 f"the target is {self.target}")  # fmt: skip
+        return tuple(self.target - total for total in totals)
+
+    def to_json(self) -> dict:
+        return {"target": self.target, "scores": list(self.scores)}
+
+
+def check_match(match, taken: Sequence[int] = (0, 0, 0)) -> MatchState | None:
+    """``match`` if it is None or a ``MatchState`` that a hand with ``taken`` so
+    far has not ended; ``MatchError`` otherwise."""
+    if match is None:
+        return None
+    if not isinstance(match, MatchState):
+        raise MatchError(f"match must be a MatchState, not {type(match).__name__}")
+    match.needs(taken)
+    return match
+
+
 # ----- simple players ---------------------------------------------------------------------
 
 
@@ -124,7 +170,8 @@ class HandResult:
 
 @dataclass(frozen=True)
 class MatchResult:
-    """A whole match: its hands in order, the final scores and the winner."""
+    """A whole match: its hands in order, the final scores and the winner (and the
+    scores it started from)."""
 
     hands: tuple[HandResult, ...]
     scores: tuple[int, int, int]
@@ -132,6 +179,7 @@ class MatchResult:
     target: int
     first_dealer: int
     seed: int | None
+    start_scores: tuple[int, int, int] = (0, 0, 0)
 
     @property
     def records(self) -> list[Record]:
@@ -218,6 +266,9 @@ class Hand:
         self.target = None if target is None else check_target(target)
         if self.target is not None and max(self.scores) >= self.target:
             raise MatchError(f"scores {self.scores} already reach the target {self.target}")
+        self.match = None if target is None else MatchState(self.target, self.scores)
+        self.match_choosers = [getattr(p, "choose_for_match", None) if self.match else None
+                               for p in players]  # fmt: skip
         self.number = number
         self.seed, self.rng = _seed_and_rng(seed)
         if isinstance(start, str):
@@ -274,10 +325,12 @@ class Hand:
     def _choose(self, position: Position, seat: int, rng: random.Random, move: int,
                 record: Callable[[], Record]) -> Card:
         """The seat's card, checked; ``record()`` makes the record so far, built
-        only for ``choose_record`` players."""
+        only for ``choose_record`` and ``choose_for_match`` players."""
         where = f"hand {self.number}, move {move}: seat {seat}'s player"
         by_record = self.record_choosers[seat]
-        if by_record is not None:
+        if self.match_choosers[seat] is not None:
+            choice = self.match_choosers[seat](record(), seat, rng, self.match)
+        elif by_record is not None:
             choice = by_record(record(), seat, rng)
         else:
             choice = self.choosers[seat](position, seat, rng)
@@ -299,7 +352,9 @@ class Match:
     ``players``: three players, seat 0 first. ``first_dealer``: the seat that
     deals the first hand (the oldest player). ``seed``: an int or a
     ``random.Random`` (default: a fresh random seed, kept in the result so the
-    match can be replayed). ``max_hands`` is a safety stop (a match always ends:
+    match can be replayed). ``start_scores``: the seats' scores before the
+    first hand (default 0,0,0; each below the target), to study the end of
+    a match. ``max_hands`` is a safety stop (a match always ends:
     every hand gives out 12 points). ``observer`` (a ``MatchObserver``) is told
     of every hand and card as they are played.
 
@@ -316,18 +371,20 @@ class Match:
         seed: int | random.Random | None = None,
         max_hands: int | None = None,
         observer: MatchObserver | None = None,
+        start_scores: Sequence[int] = (0, 0, 0),
     ):
         self.players = players
         self.observer = observer
         _choosers(players)
         self.target = check_target(target)
+        self.start_scores = MatchState(self.target, start_scores).scores
         self.first_dealer = _check_seat(first_dealer, "first_dealer")
         self.seed, self.rng = _seed_and_rng(seed)
         self.max_hands = max_hands
 
     def hands(self) -> Iterator[HandResult]:
         """Play hand after hand, yielding each as it ends (the last one ends the match)."""
-        scores = (0, 0, 0)
+        scores = self.start_scores
         dealer = self.first_dealer
         number = 0
         while True:
@@ -355,7 +412,8 @@ class Match:
         hands = tuple(self.hands())
         scores = hands[-1].scores
         winner = max(range(SEATS), key=lambda s: scores[s])
-        return MatchResult(hands, scores, winner, self.target, self.first_dealer, self.seed)
+        return MatchResult(hands, scores, winner, self.target, self.first_dealer, self.seed,
+                           self.start_scores)  # fmt: skip
 
 
 # ----- checks -----------------------------------------------------------------------------

@@ -15,12 +15,14 @@ import numpy as np
 from . import checks
 from .cards import SEATS, Card
 from .errors import CoinsError, SolveInterrupted
+from .match import MatchState
 from .maxn import MaxnTable, solve_maxn
 from .paranoid import ParanoidSearch, default_table, solve_paranoid
 from .policy import SearchPolicy, checked_policy
 from .position import Position
 from .table import TranspositionTable
 from .threads import DEFAULT_THREADS
+from .winning import MatchValues, solve_match
 
 MODES = ("paranoid", "maxn", "both")
 
@@ -38,6 +40,8 @@ class SolveResult:
     plays for itself; ``card_results`` maps each card of the mover to the
     three seats' points after it; ``equilibrium_line`` is that play to the
     end. ``search_stats`` profiles the paranoid search (``ParanoidSearch.counters``).
+    With a target, ``match`` holds the match-aware values (``winning.MatchValues``:
+    each seat's chance of winning the match, every card's, the line).
     When a budget cut the search short, ``exact`` is False, ``bounds[s]``
     is the proven interval ``(low, high)`` of each seat asked, and what was
     not proven is None or empty: never a guess. ``interrupted``: Ctrl-C cut
@@ -59,6 +63,7 @@ class SolveResult:
     nodes: int = 0
     seconds: float = 0.0
     search_stats: dict = field(default_factory=dict)
+    match: MatchValues | None = None
 
     @property
     def to_move(self) -> int:
@@ -80,6 +85,8 @@ class SolveResult:
                 "card_results": {str(c): v for c, v in self.card_results.items()},
                 "equilibrium_line": [str(c) for c in self.equilibrium_line],
             }
+        if self.match is not None:
+            out["match"] = self.match.to_json()
         out |= {"exact": self.exact, "interrupted": self.interrupted}
         out |= {"nodes": self.nodes, "seconds": round(self.seconds, 6)}
         return out
@@ -99,6 +106,8 @@ def solve(
     threads: int = DEFAULT_THREADS,
     progress: Callable[[str], None] | None = None,
     policy: SearchPolicy | None = None,
+    target: int | None = None,
+    scores: tuple[int, int, int] | None = None,
 ) -> SolveResult:
     """Solve ``position`` open-handed.
 
@@ -121,6 +130,9 @@ def solve(
     starts a new question (for a status line during a long solve). Ctrl-C
     (KeyboardInterrupt) stops the search and raises ``SolveInterrupted``,
     whose ``result`` holds what was proven until then, as a limit would.
+    ``target`` (and ``scores``, the match scores when the hand began, default
+    0,0,0) adds the match-aware values of RULES.md (``winning.solve_match``)
+    after the mode's, within what is left of the budget.
     """
     if isinstance(position, str):
         position = Position.parse(position)
@@ -132,6 +144,7 @@ def solve(
     max_nodes, time_limit = checks.node_limit(max_nodes), checks.time_limit(time_limit)
     threads = checks.whole_number(threads, "threads")
     policy = checked_policy(policy)
+    match = _match_state(target, scores, position)
     start = time.perf_counter()
     deadline = start + time_limit if time_limit is not None else None
     result = SolveResult(position, mode)
@@ -151,9 +164,8 @@ def solve(
         if answer.interrupted:
             raise _interrupted(result, start)
     if mode in ("maxn", "both"):
-        left_nodes = None if max_nodes is None else max_nodes - result.nodes
-        left_time = None if deadline is None else deadline - time.perf_counter()
-        if (left_nodes is not None and left_nodes <= 0) or (left_time is not None and left_time <= 0):
+        left_nodes, left_time = _left(result, max_nodes, deadline)
+        if left_nodes == 0 or left_time == 0:
             result.exact = False
         else:
             try:
@@ -171,8 +183,41 @@ def solve(
             result.equilibrium_line = maxn.line
             result.exact = result.exact and maxn.exact
             result.nodes += maxn.nodes
+    if match is not None:
+        left_nodes, left_time = _left(result, max_nodes, deadline)
+        if left_nodes == 0 or left_time == 0:
+            result.match = MatchValues(position, match, exact=False)
+        else:
+            if progress is not None:
+                progress("the chances of winning the match")
+            try:
+                result.match = solve_match(position, match.target, match.scores, left_nodes,
+                                           left_time, card_values, line)  # fmt: skip
+            except KeyboardInterrupt:
+                result.exact = False
+                raise _interrupted(result, start) from None
+        result.exact = result.exact and result.match.exact
+        result.nodes += result.match.nodes
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _left(result: SolveResult, max_nodes, deadline) -> tuple[int | None, float | None]:
+    """The nodes and seconds left of the budget (0 when either is spent; None: no limit)."""
+    nodes = None if max_nodes is None else max(0, max_nodes - result.nodes)
+    seconds = None if deadline is None else max(0.0, deadline - time.perf_counter())
+    return nodes, seconds
+
+
+def _match_state(target, scores, position: Position) -> MatchState | None:
+    """The match ``solve`` is asked about, checked against the position, or None."""
+    if target is None:
+        if scores is not None:
+            raise CoinsError("scores count towards a target: give the target as well")
+        return None
+    match = MatchState(target, (0, 0, 0) if scores is None else tuple(scores))
+    match.needs(position.taken)
+    return match
 
 
 def _interrupted(result: SolveResult, start: float) -> SolveInterrupted:

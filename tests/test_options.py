@@ -25,7 +25,7 @@ from analysis.batch import BatchOptions, random_lines, run_batch
 from analysis.bots import PimcBot
 from analysis.study import StudySpec, write_exports
 from coins import cli, notice
-from solver import Match, Position, TranspositionTable, random_player, solve
+from solver import Match, Position, TranspositionTable, random_player, solve, solve_match
 from solver.checks import MAX_NODES, MAX_SECONDS, MAX_SEED
 from solver.errors import CoinsError, OptionError, PathError
 from solver.maxn import solve_maxn
@@ -55,6 +55,10 @@ def seconds():
 
 
 SEED = st.one_of(TYPED, st.integers(min_value=-10**30, max_value=10**30).map(str))
+TARGET = whole(1, 20, 10_000)
+# three scores, in range or not, below the target of the words (20) or not; and words
+SCORES = st.one_of(TYPED, st.sampled_from(["1,2", "1,2,3,4", "1,,2", "a,b,c"]),
+                   st.tuples(*[st.integers(-3, 10_002)] * 3).map(lambda t: ",".join(map(str, t))))
 NODES = whole(1, MAX_NODES, MAX_NODES)  # any valid node limit is quick on TINY
 
 
@@ -107,16 +111,22 @@ OPTIONS = [
     (["solve", TINY], "--time-limit", seconds()),
     (["solve", TINY], "--memory", whole(1, 4, None)),
     (["solve", TINY], "--seat", whole(0, 2, 2)),
+    (["solve", TINY], "--target", TARGET),
+    (["solve", TINY, "--target", "20"], "--scores", SCORES),
     (["deal"], "--seed", SEED),
     (["deal"], "--cards", whole(0, 16, 16)),
     (["deal"], "--leader", whole(0, 2, 2)),
     (["analyze", TINY], "--max-nodes", NODES),
     (["analyze", TINY], "--time-limit", seconds()),
     (["analyze", TINY], "--exact-cards", whole(0, 16, 16)),
+    (["analyze", TINY], "--target", TARGET),
+    (["analyze", TINY, "--target", "20"], "--scores", SCORES),
     (["serve"], "--port", whole(1, 9000, 65535)),
     (["serve"], "--time-limit", seconds()),
     (["review", RECORD], "--max-nodes", NODES),
     (["review", RECORD], "--time-limit", seconds()),
+    (["review", RECORD], "--target", TARGET),
+    (["review", RECORD, "--target", "20"], "--scores", SCORES),
     (GRAPH, "--depth", whole(0, 3, 48)),
     (GRAPH, "--max-positions", whole(1, 50, 100_000)),
     (GRAPH, "--max-nodes", NODES),
@@ -140,9 +150,12 @@ OPTIONS = [
     (["hint", TINY, "--samples", "2"], "--time-limit", seconds()),
     (["hint", TINY, "--time-limit", "0"], "--samples", whole(1, 3, 10_000)),
     (["hint", TINY, "--samples", "2"], "--seed", SEED),
+    (["hint", TINY, "--samples", "2"], "--target", TARGET),
+    (["hint", TINY, "--samples", "2", "--target", "20"], "--scores", SCORES),
     (BOTS, "--hands", whole(1, 1, 10**6)),
     ([*BOTS[:-2], "--matches", "1"], "--target", whole(1, 3, 10_000)),
     ([*BOTS[:-2], "--target", "2"], "--matches", whole(1, 1, 10**6)),
+    ([*BOTS[:-2], "--target", "20", "--matches", "1"], "--start-scores", SCORES),
     (BOTS, "--seed", SEED),
     (BOTS, "--pimc-samples", whole(1, 3, 10_000)),
     (BOTS, "--pimc-time-limit", seconds()),
@@ -173,7 +186,8 @@ def test_the_sweep_covers_every_numeric_option_of_every_command():
         (name, action.option_strings[0])
         for name, parser in commands.choices.items() for action in parser._actions
         if action.option_strings and (action.type in (int, float) or getattr(action.type, "kind", "")
-                                      in ("a whole number", "a number of seconds"))
+                                      in ("a whole number", "a number of seconds",
+                                          "three whole numbers A,B,C"))
     }  # fmt: skip
     assert len(numeric) >= 35 and numeric <= swept, numeric - swept
 
@@ -256,6 +270,8 @@ def bad(values):
 CALLS = {
     "solve time_limit": (lambda v: solve(TINY, time_limit=v), BAD_SECONDS),
     "solve max_nodes": (lambda v: solve(TINY, max_nodes=v), BAD_NODES),
+    "solve target": (lambda v: solve(TINY, target=v), [0, -1, 10**5, 2.5, True]),
+    "solve_match target": (lambda v: solve_match(TINY, v), [0, 10**23, 2.5]),
     "solve_maxn time_limit": (lambda v: solve_maxn(TINY, time_limit=v), BAD_SECONDS),
     "solve_maxn max_nodes": (lambda v: solve_maxn(TINY, max_nodes=v), BAD_NODES),
     "analyze time_limit": (lambda v: analyze(TINY, time_limit=v), BAD_SECONDS),

@@ -26,6 +26,7 @@ from analysis.arena import SEATINGS, duplicate, matches
 from coins import cli
 from coins import game as game_module
 from coins.game import TerminalGame
+from solver import MatchState
 from solver.cards import FULL_DECK, Card, cards_in
 from solver.maxn import solve_maxn
 from tests.test_match import check_match, replay_tricks
@@ -343,11 +344,14 @@ def test_end_of_input_leaves_cleanly():
 
 def test_hint_ranks_the_users_cards_from_the_view(monkeypatch):
     """hint (and ?) show analysis.hint's table, computed on the user's view: the
-    record of the hand so far with the other two hands hidden."""
+    record of the hand so far with the other two hands hidden, for the match
+    (the target, the scores when the hand began), with the points beside."""
     views = []
 
     def spy(view, **options):
         views.append(view)
+        assert options["match"] == MatchState(game.match.target, game.hand_scores)
+        assert options["points"]
         return real_hint(view, **options)
 
     real_hint = game_module.hint
@@ -363,7 +367,7 @@ def test_hint_ranks_the_users_cards_from_the_view(monkeypatch):
     assert game.hand_number == 1 and views[0].hands[1] == game.start.hands[1]
     assert views[1].moves[: len(views[0].moves) + 1] == views[0].moves + (game.played[0],)
     # the first table lists each card of the user's hand once
-    first = text.split("Your card: hint")[1].split("mean: your points to come")[0]
+    first = text.split("Your card: hint")[1].split("win: your chance of winning the match")[0]
     rows = [line.split()[0] for line in first.splitlines()[3:] if line.strip()]
     assert sorted(rows) == sorted(str(c) for c in cards_in(views[0].hands[1]))
     assert len(rows) == len(cards_in(views[0].hands[1])) == 16 - len(views[0].moves) // 3
