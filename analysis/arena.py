@@ -159,7 +159,7 @@ def duplicate(
     players: Sequence | None = None,
 ) -> DuplicateResult:
     """Play ``deals`` deals, each once per rotation of the three ``bots`` (names:
-    random, greedy, pimc, pimc-search; ``options`` go to the pimc bots). ``players``: three players
+    random, greedy, pimc, pimc-points; ``options`` go to the pimc bots). ``players``: three players
     of your own instead, ``bots`` then only their labels (to compare variants
     of one bot). ``progress(done, total)`` is called after each hand."""
     players = _players(bots, options, players)

@@ -16,10 +16,10 @@ hands hold; the tests check it.
 - ``PimcBot(samples, time_limit, ...)``: the best card of ``hint`` (perfect
   information Monte Carlo: determinised deals, open-hand values). In a hand
   played to a target (``choose_for_match``) it plays for the match: its
-  hint ranks the cards by the chance of winning it. The bot ``pimc-points``
-  plays for points whatever the score, and ``pimc-search`` values the deals
-  with ``hint``'s learned evaluation (``evaluation="search"``) instead of
-  greedy playouts, for points too, for comparison. In a
+  hint ranks the cards by the chance of winning it, valuing each deal with
+  the learned evaluation. The bot ``pimc-points`` is the same, valuing the
+  deals by the learned evaluation too (``evaluation="search"``), but playing
+  for points whatever the score, for comparison. In a
   ``solver.match.Hand`` it is shown the record so far (``choose_record``), of
   which it reads only its own seat's view; with ``sampler="weighted"`` it
   weights its deals by how likely they make the other seats' plays.
@@ -124,12 +124,12 @@ class PimcBot:
         return self.choose(position, seat, rng)
 
 
-BOTS = ("random", "greedy", "pimc", "pimc-points", "pimc-search")
+BOTS = ("random", "greedy", "pimc", "pimc-points")
 
 
 def make_bot(name: str, **options):
-    """The bot called ``name`` (``random``, ``greedy``, ``pimc``, ``pimc-points``
-    or ``pimc-search``); ``options`` go to ``PimcBot`` (``samples``,
+    """The bot called ``name`` (``random``, ``greedy``, ``pimc`` or ``pimc-points``);
+    ``options`` go to ``PimcBot`` (``samples``,
     ``time_limit``, ``mode``, ...)."""
     if name == "random":
         return random_bot
@@ -138,8 +138,6 @@ def make_bot(name: str, **options):
     if name == "pimc":
         return PimcBot(**options)
     if name == "pimc-points":
-        return PimcBot(**options, for_match=False)
-    if name == "pimc-search":
         return PimcBot(**options, evaluation="search", for_match=False)
     raise CoinsError(f'bot "{name}" is not a bot: choose from {", ".join(BOTS)}')
 

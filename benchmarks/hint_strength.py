@@ -9,7 +9,7 @@ line-ups of three bots, the first bot the one measured:
   (30 deals, 1 s), and the greedy bot;
 - ``match``: ``pimc`` with ``coins match``'s defaults (60 deals, 0.25 s),
   the same with the earlier budget (10 deals, 0.25 s), and greedy;
-- ``search``: ``pimc`` beside ``pimc-search`` (deals valued by the learned
+- ``search``: ``pimc`` beside ``pimc-points`` (deals valued by the learned
   estimate instead of playouts) and greedy.
 
 Each bot's points per hand come with a 95% interval, and so do the paired
@@ -52,7 +52,7 @@ def lineups() -> dict:
             (PimcBot(PIMC_SAMPLES, PIMC_TIME_LIMIT), PimcBot(**EARLIER_PIMC), greedy_bot),
         ),
         "search": (
-            ("pimc", "pimc-search", "greedy"),
+            ("pimc", "pimc-points", "greedy"),
             (PimcBot(PIMC_SAMPLES, PIMC_TIME_LIMIT),
              PimcBot(PIMC_SAMPLES, PIMC_TIME_LIMIT, evaluation="search"), greedy_bot),
         ),

@@ -113,11 +113,10 @@ def match_command(args: argparse.Namespace) -> None:
     --start-scores A,B,C starts every match from those scores of seats 0, 1,
     2; as the bots rotate, each sits each score.
 
-    Bots: random, greedy (a heuristic), pimc (hint's best card; in a match it
-    plays for the match: the chance of winning it), pimc-points (the same
-    playing for points whatever the score), pimc-search (for points, valuing
-    deals by the learned evaluation, hint's --evaluation search, instead of
-    greedy playouts).
+    Bots: random, greedy (a heuristic), pimc (hint's best card: by greedy
+    playouts for points, and in a match by the learned evaluation for the
+    chance of winning it), pimc-points (the learned evaluation for points,
+    whatever the score: pimc's match play, without the match).
     """
     options = {"samples": args.pimc_samples, "time_limit": args.pimc_time_limit}
     if args.target is None:
@@ -275,7 +274,7 @@ def register(add) -> None:
     match_parser = add("match", match_command)
     match_parser.add_argument(
         "--seats", nargs=3, choices=BOTS, default=["pimc", "greedy", "random"], metavar="BOT",
-        help="the three bots: random, greedy, pimc, pimc-points, pimc-search (default pimc "
+        help="the three bots: random, greedy, pimc, pimc-points (default pimc "
              "greedy random)",
     )  # fmt: skip
     match_parser.add_argument(
@@ -319,7 +318,7 @@ def register(add) -> None:
     play_parser.add_argument(
         "--bots", nargs=2, choices=BOTS, default=["greedy", "pimc"], metavar="BOT",
         help="the bots on your left and your right: random, greedy, pimc (plays for the match), "
-             "pimc-points, pimc-search (default greedy pimc)",
+             "pimc-points (default greedy pimc)",
     )  # fmt: skip
     play_parser.add_argument(
         "--target", type=TARGET, default=DEFAULT_TARGET, metavar="T",
