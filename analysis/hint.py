@@ -375,7 +375,7 @@ def aggregate(values: list[dict[Card, float]], weights: list[float]) -> tuple[li
             lead <= TIED * lead_stderr if lead_stderr is not None else abs(lead) < 1e-9
         )
         entries.append(HintEntry(card, mean, stderr, best_rate, n, lead, lead_stderr, tied))
-    entries.sort(key=lambda e: (e.card != leader, e.behind, -e.mean, -e.best_rate, e.card))
+    entries.sort(key=lambda e: (e.card != leader, round(e.behind, 9), -round(e.mean, 9), -e.best_rate, e.card))
     return entries, effective
 
 
