@@ -1815,12 +1815,11 @@ def _estimate_prefers(mover, a, b):
 
 
 @njit
-def estimate_search(hands0, leader0, trick0, n_trick0, tricks, root_moves, n_root,
-                    w1, b1, w2, b2, w3, b3, split, small, max_nodes, stop, root_results,
-                    stats):  # fmt: skip
+def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, split, small,
+                    max_nodes, stop, root_results, stats):  # fmt: skip
     """Max^n to the end of ``tricks`` tricks (the current one counts), the network
-    (``_leaf_value``) at the trick boundaries where it stops, for the root cards
-    ``root_moves[:n_root]``.
+    (``_leaf_value``) at the trick boundaries where it stops, for the root
+    cards ``root_moves[:n_root]`` of the position ``root`` (``root_array``).
 
     ``root_results[i]`` gets the three seats' points (from the root on) after
     ``root_moves[i]``. Returns ``n_root``, or ``ESTIMATE_ABORTED`` when
@@ -1840,12 +1839,7 @@ def estimate_search(hands0, leader0, trick0, n_trick0, tricks, root_moves, n_roo
     points = np.empty(MAX_PLY, dtype=np.int64)
     x = np.empty(VALUE_FEATURES)
     value = np.empty(3)
-    for s in range(3):
-        hands[0, s] = hands0[s]
-    leaders[0] = leader0
-    n_trick[0] = n_trick0
-    trick_cards[0, 0] = trick0[0]
-    trick_cards[0, 1] = trick0[1]
+    _set_root(hands, leaders, n_trick, trick_cards, root)
     depth[0] = tricks
     moves[0, :n_root] = root_moves[:n_root]
     n_moves[0] = n_root
@@ -1861,28 +1855,13 @@ def estimate_search(hands0, leader0, trick0, n_trick0, tricks, root_moves, n_roo
                 stats[0] += nodes
                 return ESTIMATE_ABORTED
             card = moves[ply, i]
-            lead = leaders[ply]
-            nt = n_trick[ply]
-            mover = (lead + nt) % 3
             child = ply + 1
-            for s in range(3):
-                hands[child, s] = hands[ply, s]
-            hands[child, mover] ^= 1 << card
-            winner[ply] = -1
-            if nt < 2:
-                leaders[child] = lead
-                n_trick[child] = nt + 1
-                trick_cards[child, 0] = trick_cards[ply, 0]
-                trick_cards[child, 1] = trick_cards[ply, 1]
-                trick_cards[child, nt] = card
-                depth[child] = depth[ply]
-            else:
-                c0, c1 = trick_cards[ply, 0], trick_cards[ply, 1]
-                winner[ply] = (lead + trick_winner(c0, c1, card)) % 3
-                points[ply] = coin_count(c0) + coin_count(c1) + coin_count(card)
-                leaders[child] = winner[ply]
-                n_trick[child] = 0
-                depth[child] = depth[ply] - 1
+            winner[ply] = play_card(hands, leaders, n_trick, trick_cards, ply, card)
+            depth[child] = depth[ply]
+            if winner[ply] >= 0:
+                points[ply] = (coin_count(trick_cards[ply, 0]) + coin_count(trick_cards[ply, 1])
+                               + coin_count(card))  # fmt: skip
+                depth[child] -= 1
             if n_trick[child] == 0 and (hands[child, 0] | hands[child, 1] | hands[child, 2]) == 0:
                 value[:] = 0.0
             elif n_trick[child] == 0 and depth[child] == 0:
@@ -2097,11 +2076,12 @@ def _match_move_score(card, n_trick, c0, c1, need):
 
 
 @njit
-def match_search(hands0, leader0, trick0, n_trick0, needs0, tricks, root_moves, n_root,
+def match_search(root, needs0, tricks, root_moves, n_root,
                  table, w1, b1, w2, b2, w3, b3, split, small, tt_keys, tt_values, tt_word,
                  max_nodes, stop, root_results, stats):  # fmt: skip
     """Each seat's chance of winning the match after each root card
-    ``root_moves[:n_root]`` (into ``root_results[i]``), all seats then playing
+    ``root_moves[:n_root]`` of the position ``root`` (``root_array``; into
+    ``root_results[i]``), all seats then playing
     for the match, searching ``tricks`` tricks (the current one counts;
     ``MATCH_TO_THE_END``: exact) and valuing the boundaries where that stops
     with the network (w1 ... b3) as ``_points_to_chances`` does.
@@ -2132,13 +2112,9 @@ def match_search(hands0, leader0, trick0, n_trick0, needs0, tricks, root_moves, 
     x = np.empty(VALUE_FEATURES)
     grid = np.empty((2, 13, 13))
     mask = tt_keys.shape[0] - 1
+    _set_root(hands, leaders, n_trick, trick_cards, root)
     for s in range(3):
-        hands[0, s] = hands0[s]
         needs[0, s] = needs0[s]
-    leaders[0] = leader0
-    n_trick[0] = n_trick0
-    trick_cards[0, 0] = trick0[0]
-    trick_cards[0, 1] = trick0[1]
     depth[0] = tricks
     moves[0, :n_root] = root_moves[:n_root]
     n_moves[0] = n_root
@@ -2155,28 +2131,15 @@ def match_search(hands0, leader0, trick0, n_trick0, needs0, tricks, root_moves, 
                 stats[0] += nodes
                 return MATCH_ABORTED
             card = moves[ply, i]
-            lead = leaders[ply]
-            nt = n_trick[ply]
-            mover = (lead + nt) % 3
             child = ply + 1
+            winner = play_card(hands, leaders, n_trick, trick_cards, ply, card)
             for s in range(3):
-                hands[child, s] = hands[ply, s]
                 needs[child, s] = needs[ply, s]
-            hands[child, mover] ^= 1 << card
             depth[child] = depth[ply]
             leaf = False
-            if nt < 2:
-                leaders[child] = lead
-                n_trick[child] = nt + 1
-                trick_cards[child, 0] = trick_cards[ply, 0]
-                trick_cards[child, 1] = trick_cards[ply, 1]
-                trick_cards[child, nt] = card
-            else:
-                winner = (lead + trick_winner(trick_cards[ply, 0], trick_cards[ply, 1], card)) % 3
+            if winner >= 0:
                 needs[child, winner] -= (coin_count(trick_cards[ply, 0])
                                          + coin_count(trick_cards[ply, 1]) + coin_count(card))
-                leaders[child] = winner
-                n_trick[child] = 0
                 if depth[ply] < MATCH_TO_THE_END:
                     depth[child] = depth[ply] - 1
                 h0 = hands[child, 0]

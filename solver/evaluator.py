@@ -135,11 +135,9 @@ def search_card_results(
     if isinstance(tricks, bool) or not isinstance(tricks, int) or tricks < 1:
         raise CoinsError(f"tricks must be a whole number of tricks from 1, not {tricks!r}")
     net = net or default_net()
-    hands = np.array(position.hands, dtype=np.int64)
-    trick = np.full(2, -1, dtype=np.int64)
-    trick[: len(position.trick)] = position.trick
+    root = k.root_array(position.hands, position.leader, position.trick)
     hand = position.hands[position.to_move]
-    live = hands[0] | hands[1] | hands[2] | position.trick_mask
+    live = position.hands[0] | position.hands[1] | position.hands[2] | position.trick_mask
     representatives = np.empty(16, dtype=np.int64)
     count = k.move_representatives(hand, live, representatives)
     representatives = representatives[:count]
@@ -151,8 +149,8 @@ def search_card_results(
     def run(t: int) -> np.ndarray | None:
         mine = np.ascontiguousarray(representatives[t::threads])
         results = np.zeros((len(mine), 3))
-        n = k.estimate_search(hands, position.leader, trick, len(position.trick), tricks, mine,
-                              len(mine), *net.arrays, budget, stop, results, stats[t])  # fmt: skip
+        n = k.estimate_search(root, tricks, mine, len(mine), *net.arrays, budget, stop, results,
+                              stats[t])  # fmt: skip
         if n == k.ESTIMATE_ABORTED:
             stop[0] = 1
             return None

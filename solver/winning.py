@@ -139,9 +139,7 @@ def card_chances(
     net = net or default_net()
     most = next_hands.most + 12  # beyond this a need changes nothing the search reads
     needs = np.array([min(n, most) for n in state.needs(position.taken)], dtype=np.int64)
-    hands = np.array(position.hands, dtype=np.int64)
-    trick = np.full(2, -1, dtype=np.int64)
-    trick[: len(position.trick)] = position.trick
+    root = k.root_array(position.hands, position.leader, position.trick)
     hand = position.hands[position.to_move]
     live = position.hands[0] | position.hands[1] | position.hands[2] | position.trick_mask
     roots = np.empty(16, dtype=np.int64)
@@ -154,9 +152,8 @@ def card_chances(
 
     def search(thread: int, budget: int, stop: np.ndarray) -> int:
         keys, values = _thread_table(bits) if depth > 1 else _NO_TABLE
-        return k.match_search(hands, position.leader, trick, len(position.trick), needs, depth,
-                              roots, count, next_hands.chances, *net.arrays, keys, values, word,
-                              budget, stop, results, stats)  # fmt: skip
+        return k.match_search(root, needs, depth, roots, count, next_hands.chances, *net.arrays,
+                              keys, values, word, budget, stop, results, stats)  # fmt: skip
 
     (found,) = run_searches(search, 1, max_nodes, deadline)
     if found == k.MATCH_ABORTED:
