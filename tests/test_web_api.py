@@ -85,7 +85,7 @@ def test_graph_and_deal_answer_what_their_commands_write(board, capsys, tmp_path
 BAD = [
     ("solve", {"position": "J9.J4..52 .K75.6.N8 A753.8.5. 0"}, "5 or 6 fields"),
     ("solve", {"position": ENDING, "mode": "sideways"}, "invalid choice"),
-    ("solve", {"position": ENDING, "time_limit": "soon"}, "invalid float value"),
+    ("solve", {"position": ENDING, "time_limit": "soon"}, "must be a number of seconds"),
     ("solve", {"position": ENDING, "time_limit": 100000}, "at most"),
     ("solve", {"position": ENDING, "colour": "red"}, 'no field "colour"'),
     ("solve", {}, "needs the field position"),
@@ -94,7 +94,7 @@ BAD = [
     ("review", {"record": ENDING + " | 9C 9C"}, "move 2"),
     ("hint", {"view": "? ? ? 0 -"}, ""),
     ("hint", {"view": ENDING, "samples": 0}, "samples"),
-    ("graph", {"position": SMALL, "depth": "deep"}, "invalid int value"),
+    ("graph", {"position": SMALL, "depth": "deep"}, "must be a whole number"),
     ("graph", {"position": SMALL, "out": "/tmp/x.svg"}, 'no field "out"'),
     ("deal", {"cards": 40}, "cards per hand"),
     ("position", {"position": "AO"}, "fields"),
