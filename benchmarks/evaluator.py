@@ -106,7 +106,7 @@ def judge(record: dict, card: Card) -> tuple[bool, float]:
 def playout_card(position: Position, rng: random.Random) -> Card:
     """The earlier evaluation's card: greedy playouts to 5 cards, then exact, x3."""
     evaluate = _Evaluator("maxn", "playout", 6, 5, 3, 0.1)
-    values, _ = evaluate(position, None, rng)
+    values, _, _ = evaluate(position, None, rng)
     return min(values, key=lambda c: (-values[c], c))
 
 
@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> dict | None:
                       f"{row['seconds']['max']:.3f}")  # fmt: skip
     console.print(table)
     console.print(f"full deals ({len(full_seconds)}): estimate median "
-                  f"{report['full_deals']['median']:.2f} s, max {report['full_deals']['max']:.2f} s")
+                  f"{report['full_deals']['median']:.3f} s, max {report['full_deals']['max']:.3f} s")
     console.print(f"targets (>= {TARGET_RIGHT:.0%} right, regret <= {TARGET_REGRET}, full deals "
                   f"<= {FULL_DEAL_SECONDS} s): {'met' if report['targets']['met'] else 'not met'}")
     args.output.write_text(json.dumps(report, indent=1) + "\n")
