@@ -75,7 +75,6 @@ def depth_limited(position: Position, tricks: int, leaf) -> dict[Card, tuple[flo
     boundary where that stops (a position with cards left); full width, the
     same preference as ``maxn`` on real numbers. The twin of the compiled
     estimate search."""
-    mover = position.to_move
     results = {}
     for card in position.legal_cards():
         child = position.play(card)
