@@ -5,7 +5,10 @@ search (``solver.maxn``) finishes within its share of the time, and
 otherwise estimates: the equilibrium is searched to a depth of a few
 tricks and the positions where the search stops are valued by a network
 trained on exact values (``solver.evaluator``). The depth grows one trick at
-a time while the time allows, and the deepest finished search answers. The
+a time while the time allows, and the deepest finished search answers; when
+the next depth does not fit for every card, the time left searches the
+contenders for best one trick deeper, the best first, until the best card is
+one so searched (close cards are where the network's errors decide). The
 result says which it is (``exact``), so proven values and estimates are
 never mixed up.
 
@@ -21,8 +24,11 @@ top of the network's.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from solver import CoinsError, MatchState, Position
 from solver.cards import Card
@@ -51,7 +57,8 @@ class Estimate:
 
     ``exact``: the values are the exact max^n values (whole numbers); else
     they are estimates from a search of ``depth`` tricks with the learned
-    evaluation beyond. With a ``match``, the values are the three seats'
+    evaluation beyond, and of one trick more for the cards in ``deeper`` (the
+    contenders for best, when the time allowed). With a ``match``, the values are the three seats'
     chances of winning it instead. ``best`` is the card the mover takes by RULES.md's
     preference (own points, then the smaller larger opponent, then index
     order); ``margin`` how many points its own value leads the next card by
@@ -65,6 +72,7 @@ class Estimate:
     nodes: int
     seconds: float
     match: MatchState | None = None
+    deeper: tuple[Card, ...] = ()
     best: Card = field(init=False)
     margin: float = field(init=False)
 
@@ -88,6 +96,7 @@ class Estimate:
             "to_move": self.to_move,
             "exact": self.exact,
             "depth": self.depth,
+            "deeper": [str(c) for c in self.deeper],
             "best": str(self.best),
             "margin": round(self.margin, 3),
             "card_results": {str(c): [number(v) for v in r] for c, r in self.card_results.items()},
@@ -174,8 +183,48 @@ def _deepening(position, deadline, start, nodes, threads, net, match) -> Estimat
     exact = depth >= tricks_left  # no network read: whole numbers of points
     whole = exact and match is None
     values = {c: tuple(round(v) if whole else v for v in r) for c, r in results.items()}
+    deeper = ()
+    if not exact and match is None:
+        deeper, spent = _deepen_contenders(position, values, depth + 1, deadline, threads, net)
+        nodes += spent
     return Estimate(position, values, exact, None if exact else depth, nodes,
-                    time.perf_counter() - start, match)  # fmt: skip
+                    time.perf_counter() - start, match, tuple(sorted(deeper)))  # fmt: skip
+
+
+def _deepen_contenders(position, values, tricks, deadline, threads, net):
+    """When the whole next depth does not fit, search the best card one trick
+    deeper (with the next best, one a thread) until the best card is one so
+    searched or the time is up; ``values`` takes the deeper results. Returns
+    the cards searched deeper and the nodes spent."""
+    mover = position.to_move
+    deeper, nodes = set(), 0
+    while True:
+        best = preferred_card(values, mover)
+        if best in deeper:
+            break
+        others = {c: r for c, r in values.items() if c not in deeper and c != best}
+        cards = [best]
+        while len(cards) < threads and others:
+            cards.append(preferred_card(others, mover))
+            others = {c: r for c, r in others.items() if c != cards[-1]}
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            break
+        stop = np.zeros(1, dtype=np.int64)  # set at the deadline: node rates vary with depth
+        timer = threading.Timer(left, stop.__setitem__, (0, 1))
+        timer.start()
+        try:
+            found, spent = search_card_results(position, tricks, cards=cards, net=net,
+                                               threads=threads, stop=stop)  # fmt: skip
+        except BudgetExhausted:
+            break
+        finally:
+            timer.cancel()
+        nodes += spent
+        for card, result in found.items():
+            values[card] = tuple(result)
+            deeper.add(card)
+    return deeper, nodes
 
 
 def _tricks_to_end(position: Position) -> int:

@@ -281,7 +281,9 @@ def estimate_texts(estimate: Estimate) -> list[RenderableType]:
         card_values_table(values, [estimate.best]),
         Text(f"Estimate: max^n searched {estimate.depth} trick(s) ahead, then a network "
              f"trained on exact values; {estimate.seconds:.2f} s.", style="dim"),
-    ]  # fmt: skip
+    ] + ([Text(f"The contenders for best searched {estimate.depth + 1} tricks ahead: "
+               f"{' '.join(map(str, estimate.deeper))}.", style="dim")]
+         if estimate.deeper else [])  # fmt: skip
 
 
 def solve_report(result: SolveResult, estimate: Estimate | None = None,

@@ -117,13 +117,15 @@ def search_card_results(
     tricks: int,
     max_nodes: int | None = None,
     *,
+    cards: list[Card] | None = None,
     net: ValueNet | None = None,
     threads: int = 1,
     stop: np.ndarray | None = None,
 ) -> tuple[dict[Card, list[float]], int]:
-    """Every card of the mover with the three seats' estimated points after it
-    (from the position on), searching ``tricks`` tricks (the current one
-    counts) and valuing the rest with the network; and the nodes searched.
+    """Every card of the mover (or only ``cards``, and the cards equivalent to
+    them) with the three seats' estimated points after it (from the position
+    on), searching ``tricks`` tricks (the current one counts) and valuing the
+    rest with the network; and the nodes searched.
 
     Cards of a run of equivalents share one search. ``threads`` shares the
     root cards out; ``max_nodes`` bounds the whole search (each thread its
@@ -141,6 +143,12 @@ def search_card_results(
     representatives = np.empty(16, dtype=np.int64)
     count = k.move_representatives(hand, live, representatives)
     representatives = representatives[:count]
+    if cards is not None:
+        if any(not hand >> int(card) & 1 for card in cards):
+            raise CoinsError(f"cards {' '.join(map(str, cards))}: not all held by the seat to move")
+        wanted = {k.representative_of(int(card), hand, live) for card in cards}
+        representatives = np.array([r for r in representatives if r in wanted], dtype=np.int64)
+        count = len(representatives)
     threads = max(1, min(threads, count))
     stop = np.zeros(1, dtype=np.int64) if stop is None else stop
     budget = 0 if max_nodes is None else max(1, max_nodes // threads)
@@ -164,8 +172,9 @@ def search_card_results(
     for t, part in enumerate(parts):
         for card, result in zip(representatives[t::threads], part):
             by_representative[int(card)] = [float(v) for v in result]
-    results = {
-        card: list(by_representative[int(k.representative_of(card, hand, live))])
-        for card in position.legal_cards()
-    }
+    results = {}
+    for card in position.legal_cards():
+        representative = int(k.representative_of(card, hand, live))
+        if representative in by_representative:
+            results[card] = list(by_representative[representative])
     return results, nodes

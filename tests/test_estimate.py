@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 import numpy as np
 import pytest
@@ -86,6 +87,42 @@ def test_search_to_the_end_is_the_exact_equilibrium(seed):
     assert {c: tuple(v) for c, v in found.items()} == {c: tuple(map(float, v)) for c, v in results.items()}
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_search_of_some_cards_gives_what_the_whole_search_gives_them(seed):
+    rng = random.Random(200 + seed)
+    position = Position.random(rng, 6, seed % 3)
+    for _ in range(seed % 3):
+        position = position.play(rng.choice(position.legal_cards()))
+    everything, _ = search_card_results(position, 2)
+    chosen = rng.sample(position.legal_cards(), 2)
+    some, _ = search_card_results(position, 2, cards=chosen, threads=2)
+    assert set(chosen) <= set(some)
+    assert {c: everything[c] for c in some} == some
+    # the others are the chosen cards' equivalents, which share their results
+    assert all(some[c] in (some[chosen[0]], some[chosen[1]]) for c in some)
+
+
+def test_search_refuses_cards_the_mover_does_not_hold():
+    position = Position.parse("A5... K2... 43... 0 -")
+    with pytest.raises(CoinsError, match="not all held by the seat to move"):
+        search_card_results(position, 1, cards=[Card.parse("KC")])
+
+
+def test_contenders_are_searched_deeper_until_the_best_card_is_one():
+    """With the time to spare, the best card comes from a search one trick
+    deeper, and each card searched deeper has that search's values."""
+    from analysis.estimate import _deepen_contenders
+
+    position = Position.random(11, 7, 2)
+    shallow, _ = search_card_results(position, 1)
+    values = {c: tuple(v) for c, v in shallow.items()}
+    deeper, nodes = _deepen_contenders(position, values, 2, time.perf_counter() + 60, 2, None)
+    assert nodes > 0 and preferred_card(values, position.to_move) in deeper
+    full, _ = search_card_results(position, 2)
+    assert all(values[c] == tuple(full[c]) for c in deeper)
+    assert all(values[c] == tuple(shallow[c]) for c in values if c not in deeper)
+
+
 def test_estimate_is_exact_within_reach():
     rng = random.Random(5)
     for _ in range(5):
@@ -107,6 +144,8 @@ def test_estimate_beyond_reach_is_marked_and_complete():
     assert result.best == preferred_card(result.card_results, position.to_move)
     out = result.to_json()
     assert out["exact"] is False and out["best"] == str(result.best)
+    assert out["deeper"] == [str(c) for c in result.deeper]
+    assert set(result.deeper) <= set(position.legal_cards())
 
 
 def test_preferred_card_follows_the_rules_order():
