@@ -18,7 +18,7 @@ exact by ``solver.winning.solve_match`` when it finishes, else the same
 deepening with ``solver.winning.card_chances``, whose leaves turn the
 network's points into chances (the Coins left fall one at a time by each
 seat's share of the points; then the next-hands table): an approximation on
-top of the network's.
+top of the network's. (The contenders are not searched deeper there.)
 """
 
 from __future__ import annotations
