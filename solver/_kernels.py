@@ -1815,6 +1815,28 @@ def _estimate_prefers(mover, a, b):
 
 
 @njit
+def _limited_path(plies, root, tricks, root_moves, n_root):
+    """The per-ply arrays of a depth-limited search (the estimate's, the
+    match's), the ``root`` position and its cards ``root_moves[:n_root]`` in
+    ply 0 with ``tricks`` tricks to search: hands, leaders, cards in the
+    trick, trick cards, tricks left, moves, move counts and move indices."""
+    hands = np.empty((plies, 3), dtype=np.int64)
+    leaders = np.empty(plies, dtype=np.int64)
+    n_trick = np.empty(plies, dtype=np.int64)
+    trick_cards = np.full((plies, 2), -1, dtype=np.int64)
+    depth = np.empty(plies, dtype=np.int64)
+    moves = np.empty((plies, 16), dtype=np.int64)
+    n_moves = np.empty(plies, dtype=np.int64)
+    move_index = np.empty(plies, dtype=np.int64)
+    _set_root(hands, leaders, n_trick, trick_cards, root)
+    depth[0] = tricks
+    moves[0, :n_root] = root_moves[:n_root]
+    n_moves[0] = n_root
+    move_index[0] = 0
+    return hands, leaders, n_trick, trick_cards, depth, moves, n_moves, move_index
+
+
+@njit
 def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, split, small,
                     max_nodes, stop, root_results, stats):  # fmt: skip
     """Max^n to the end of ``tricks`` tricks (the current one counts), the network
@@ -1826,24 +1848,13 @@ def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, sp
     ``max_nodes`` (0: no limit) ran out or ``stop[0]`` was set. ``stats`` gains
     nodes (0) and network calls (1).
     """
-    hands = np.empty((MAX_PLY, 3), dtype=np.int64)
-    leaders = np.empty(MAX_PLY, dtype=np.int64)
-    n_trick = np.empty(MAX_PLY, dtype=np.int64)
-    trick_cards = np.full((MAX_PLY, 2), -1, dtype=np.int64)
-    depth = np.empty(MAX_PLY, dtype=np.int64)
-    moves = np.empty((MAX_PLY, 16), dtype=np.int64)
-    n_moves = np.empty(MAX_PLY, dtype=np.int64)
-    move_index = np.empty(MAX_PLY, dtype=np.int64)
+    hands, leaders, n_trick, trick_cards, depth, moves, n_moves, move_index = _limited_path(
+        MAX_PLY, root, tricks, root_moves, n_root)
     best = np.empty((MAX_PLY, 3))
     winner = np.empty(MAX_PLY, dtype=np.int64)
     points = np.empty(MAX_PLY, dtype=np.int64)
     x = np.empty(VALUE_FEATURES)
     value = np.empty(3)
-    _set_root(hands, leaders, n_trick, trick_cards, root)
-    depth[0] = tricks
-    moves[0, :n_root] = root_moves[:n_root]
-    n_moves[0] = n_root
-    move_index[0] = 0
     ply = 0
     nodes = 0
     while True:
@@ -2093,16 +2104,12 @@ def match_search(root, needs0, tricks, root_moves, n_root,
     limit) ran out or ``stop[0]`` was set. ``stats`` gains nodes (0),
     network leaves (1), table hits (2) and stores (3).
     """
-    hands = np.empty((_MATCH_PLY, 3), dtype=np.int64)
-    leaders = np.empty(_MATCH_PLY, dtype=np.int64)
-    n_trick = np.empty(_MATCH_PLY, dtype=np.int64)
-    trick_cards = np.full((_MATCH_PLY, 2), -1, dtype=np.int64)
+    hands, leaders, n_trick, trick_cards, depth, moves, n_moves, move_index = _limited_path(
+        _MATCH_PLY, root, tricks, root_moves, n_root)
     needs = np.empty((_MATCH_PLY, 3), dtype=np.int64)
-    depth = np.empty(_MATCH_PLY, dtype=np.int64)
-    moves = np.empty((_MATCH_PLY, 16), dtype=np.int64)
+    for s in range(3):
+        needs[0, s] = needs0[s]
     scores = np.empty(16, dtype=np.int64)
-    n_moves = np.empty(_MATCH_PLY, dtype=np.int64)
-    move_index = np.empty(_MATCH_PLY, dtype=np.int64)
     best = np.empty((_MATCH_PLY, 3))
     best_card = np.full(_MATCH_PLY, -1, dtype=np.int64)
     pruned = np.zeros(_MATCH_PLY, dtype=np.int64)
@@ -2112,13 +2119,6 @@ def match_search(root, needs0, tricks, root_moves, n_root,
     x = np.empty(VALUE_FEATURES)
     grid = np.empty((2, 13, 13))
     mask = tt_keys.shape[0] - 1
-    _set_root(hands, leaders, n_trick, trick_cards, root)
-    for s in range(3):
-        needs[0, s] = needs0[s]
-    depth[0] = tricks
-    moves[0, :n_root] = root_moves[:n_root]
-    n_moves[0] = n_root
-    move_index[0] = 0
     ply = 0
     nodes = 0
     while True:
