@@ -24,11 +24,8 @@ top of the network's. (The contenders are not searched deeper there.)
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass, field
-
-import numpy as np
 
 from solver import CoinsError, MatchState, Position
 from solver.cards import Card
@@ -194,7 +191,7 @@ def _deepening(position, deadline, start, nodes, threads, net, match) -> Estimat
 def _deepen_contenders(position, values, tricks, deadline, threads, net):
     """When the whole next depth does not fit, search the best card one trick
     deeper (with the next best, one a thread) until the best card is one so
-    searched or the time is up; ``values`` takes the deeper results. Returns
+    searched or ``deadline`` is past; ``values`` takes the deeper results. Returns
     the cards searched deeper and the nodes spent."""
     mover = position.to_move
     deeper, nodes = set(), 0
@@ -207,19 +204,11 @@ def _deepen_contenders(position, values, tricks, deadline, threads, net):
         while len(cards) < threads and others:
             cards.append(preferred_card(others, mover))
             others = {c: r for c, r in others.items() if c != cards[-1]}
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            break
-        stop = np.zeros(1, dtype=np.int64)  # set at the deadline: node rates vary with depth
-        timer = threading.Timer(left, stop.__setitem__, (0, 1))
-        timer.start()
-        try:
+        try:  # bounded by the clock: node rates vary with depth
             found, spent = search_card_results(position, tricks, cards=cards, net=net,
-                                               threads=threads, stop=stop)  # fmt: skip
+                                               threads=threads, deadline=deadline)  # fmt: skip
         except BudgetExhausted:
             break
-        finally:
-            timer.cancel()
         nodes += spent
         for card, result in found.items():
             values[card] = tuple(result)

@@ -21,7 +21,7 @@ from . import _kernels as k
 from .cards import Card
 from .errors import CoinsError
 from .position import Position
-from .threads import BudgetExhausted, on_threads
+from .threads import BudgetExhausted, run_searches
 
 WEIGHTS_FILE = "value_net.npz"
 
@@ -120,7 +120,7 @@ def search_card_results(
     cards: list[Card] | None = None,
     net: ValueNet | None = None,
     threads: int = 1,
-    stop: np.ndarray | None = None,
+    deadline: float | None = None,
 ) -> tuple[dict[Card, list[float]], int]:
     """Every card of the mover (or only ``cards``, and the cards equivalent to
     them) with the three seats' estimated points after it (from the position
@@ -128,9 +128,9 @@ def search_card_results(
     rest with the network; and the nodes searched.
 
     Cards of a run of equivalents share one search. ``threads`` shares the
-    root cards out; ``max_nodes`` bounds the whole search (each thread its
-    share) and ``stop[0] = 1`` ends it from outside: either raises
-    BudgetExhausted.
+    root cards out; ``max_nodes`` (each thread its share) and ``deadline`` (a
+    ``time.perf_counter()`` value) bound the search: when either runs out it
+    raises BudgetExhausted. Ctrl-C stops it as it stops ``solve``.
     """
     if position.is_terminal:
         raise CoinsError("the hand is over: there is no card to value")
@@ -150,27 +150,24 @@ def search_card_results(
         representatives = np.array([r for r in representatives if r in wanted], dtype=np.int64)
         count = len(representatives)
     threads = max(1, min(threads, count))
-    stop = np.zeros(1, dtype=np.int64) if stop is None else stop
-    budget = 0 if max_nodes is None else max(1, max_nodes // threads)
     stats = np.zeros((threads, 2), dtype=np.int64)
+    shares = [np.ascontiguousarray(representatives[t::threads]) for t in range(threads)]
+    parts = [np.zeros((len(share), 3)) for share in shares]
 
-    def run(t: int) -> np.ndarray | None:
-        mine = np.ascontiguousarray(representatives[t::threads])
-        results = np.zeros((len(mine), 3))
-        n = k.estimate_search(root, tricks, mine, len(mine), *net.arrays, budget, stop, results,
-                              stats[t])  # fmt: skip
-        if n == k.ESTIMATE_ABORTED:
-            stop[0] = 1
-            return None
-        return results
+    def search(t: int, budget: int, stop: np.ndarray) -> int:
+        found = k.estimate_search(root, tricks, shares[t], len(shares[t]), *net.arrays, budget,
+                                  stop, parts[t], stats[t])  # fmt: skip
+        if found == k.ESTIMATE_ABORTED:
+            stop[0] = 1  # the others' results would be of no use
+        return found
 
-    parts = on_threads(run, threads)
+    answers = run_searches(search, threads, max_nodes, deadline)
     nodes = int(stats[:, 0].sum())
-    if any(part is None for part in parts):
+    if k.ESTIMATE_ABORTED in answers:
         raise BudgetExhausted
     by_representative = {}
-    for t, part in enumerate(parts):
-        for card, result in zip(representatives[t::threads], part):
+    for share, part in zip(shares, parts):
+        for card, result in zip(share, part):
             by_representative[int(card)] = [float(v) for v in result]
     results = {}
     for card in position.legal_cards():
