@@ -60,5 +60,5 @@ def test_short_run_saves_what_it_measured(tmp_path, capsys):
     for row in report["evaluations"].values():
         assert 0 <= row["right"] <= row["differ"] <= 3 and row["mean_regret"] >= 0
     assert report["full_deals"]["count"] == 10
-    assert report["full_deals"]["max"] <= 10 * evaluator.FULL_DEAL_SECONDS
+    assert 0 < report["full_deals"]["median"] <= report["full_deals"]["max"]
     assert "Picking a card" in capsys.readouterr().out
