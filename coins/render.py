@@ -327,8 +327,11 @@ def solve_report(result: SolveResult, estimate: Estimate | None = None,
         parts.append(match_legend(result.match.state))
     if not result.exact:
         stopped = "was stopped (Ctrl-C)" if result.interrupted else "hit its node or time limit"
+        intervals = paranoid and any(result.guaranteed[s] is None and result.bounds[s] is not None
+                                     for s in range(SEATS))  # fmt: skip
         parts.append(Text(
-            f"Not exact: the search {stopped}; low-high is the proven interval.", style="bold"
+            f"Not exact: the search {stopped}"
+            + ("; low-high is the proven interval." if intervals else "."), style="bold"
         ))
         wanted = []
         if paranoid:

@@ -113,11 +113,20 @@ def test_a_limit_says_not_exact_and_shows_the_interval(capsys):
     status, out, _ = run(capsys, "solve", text, "--max-nodes", "1000")
     assert status == 0
     assert "Not exact" in out and "Not reached: card values, optimal line." in out
-    assert " 0-" in out  # an interval from 0 up
+    assert " 0-" in out and "low-high is the proven interval" in " ".join(out.split())
     _, out, _ = run(capsys, "solve", text, "--max-nodes", "1000", "--json")
     got = json.loads(out)
     assert got["exact"] is False and got["guaranteed"] == [None, None, None]
     assert all(low <= high for low, high in got["bounds"])
+
+
+def test_max_n_alone_stopped_short_speaks_of_no_interval(capsys):
+    """--mode maxn shows no guaranteed values, so no proven interval to speak of."""
+    status, out, _ = run(capsys, "solve", str(Position.random(3, 10)), "--mode", "maxn",
+                         "--max-nodes", "1000")  # fmt: skip
+    assert status == 0
+    assert "Not exact: the search hit its node or time limit." in " ".join(out.split())
+    assert "interval" not in out
 
 
 def test_ctrl_c_prints_what_was_proven(capsys, monkeypatch):
