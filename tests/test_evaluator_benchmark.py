@@ -1,8 +1,9 @@
-"""benchmarks/evaluator.py: the committed suite is the one its generator deals,
-its exact answers hold where they are cheap to check, and a short run saves
-what it measured."""
+"""benchmarks/evaluator.py: the committed suite and dev set are the ones its
+generator deals, their exact answers hold where they are cheap to check, and
+a short run saves what it measured."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -11,31 +12,42 @@ from solver import Position
 from solver.cards import Card
 from solver.maxn import solve_maxn
 
-RECORDS = evaluator.read_suite()
+SETS = {
+    "suite": (evaluator.SUITE, evaluator.SUITE_SIZE, evaluator.CARDS, evaluator.FIRST_SEED),
+    "dev": (evaluator.DEV_SET, *(evaluator.DEV_MADE[k] for k in ("size", "cards", "first_seed"))),
+}
 
 
-def test_committed_suite_is_the_one_its_generator_deals():
-    assert [r["index"] for r in RECORDS] == list(range(evaluator.SUITE_SIZE))
-    for record in RECORDS:
-        position, kind = evaluator.suite_position(record["index"])
+@pytest.mark.parametrize("name", SETS)
+def test_committed_sets_are_the_ones_their_generator_deals(name):
+    path, size, cards, first_seed = SETS[name]
+    records = evaluator.read_suite(path)
+    assert [r["index"] for r in records] == list(range(size))
+    for record in records:
+        position, kind = evaluator.suite_position(record["index"], cards, first_seed)
         assert (str(position), kind) == (record["position"], record["kind"])
-        assert position.cards_per_hand == evaluator.CARDS
-    kinds = [r["kind"] for r in RECORDS]
+        assert position.cards_per_hand == cards
+    kinds = [r["kind"] for r in records[: evaluator.SUITE_SIZE]]
     assert kinds.count("random") == kinds.count("played") == evaluator.SUITE_SIZE // 2
-    on_table = {len(Position.parse(r["position"]).trick) for r in RECORDS}
+    on_table = {len(Position.parse(r["position"]).trick) for r in records}
     assert on_table == {0, 1, 2}
 
 
-def test_every_card_has_an_exact_result_sharing_out_the_coins_left():
-    for record in RECORDS:
+@pytest.mark.parametrize("name", SETS)
+def test_every_card_has_an_exact_result_sharing_out_the_coins_left(name):
+    for record in evaluator.read_suite(SETS[name][0]):
         position = Position.parse(record["position"])
         assert {Card.parse(c) for c in record["card_results"]} == set(position.legal_cards())
         for values in record["card_results"].values():
             assert sum(values) == position.coins_left
 
 
-@pytest.mark.parametrize("record", sorted(RECORDS, key=lambda r: r["seconds"])[:2],
-                         ids=lambda r: f"index {r['index']}")  # fmt: skip
+def _cheapest(name: str, count: int = 2) -> list[dict]:
+    return sorted(evaluator.read_suite(SETS[name][0]), key=lambda r: r["seconds"])[:count]
+
+
+@pytest.mark.parametrize("record", _cheapest("suite") + _cheapest("dev"),
+                         ids=lambda r: f"{r['position']}")  # fmt: skip
 def test_cheapest_answers_are_solved_again_alike(record):
     result = solve_maxn(Position.parse(record["position"]), card_results=True, line=False)
     assert {str(c): list(v) for c, v in result.card_results.items()} == record["card_results"]
@@ -62,3 +74,15 @@ def test_short_run_saves_what_it_measured(tmp_path, capsys):
     assert report["full_deals"]["count"] == 10
     assert 0 < report["full_deals"]["median"] <= report["full_deals"]["max"]
     assert "Picking a card" in capsys.readouterr().out
+
+
+def test_another_set_and_network_are_named_in_the_report(tmp_path):
+    shipped = Path(evaluator.__file__).resolve().parents[1] / "solver" / "value_net.npz"
+    output = tmp_path / "dev.json"
+    report = evaluator.main(["--suite", str(evaluator.DEV_SET), "--positions", "2", "--no-baselines",
+                             "--net", str(shipped), "--time-limit", "0.2", "--output", str(output)])
+    assert report["suite"] == json.loads(output.read_text())["suite"]
+    assert report["suite"]["file"] == "dev_positions.jsonl" and report["suite"]["positions"] == 2
+    assert report["options"]["net"] == str(shipped)
+    assert list(report["evaluations"]) == ["estimate"]
+    assert "targets" not in report  # they are the suite's
