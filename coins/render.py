@@ -90,15 +90,18 @@ def trick_text(position: Position) -> Text:
     return Text.assemble("Trick: ", cards_text(position.trick), f" (seat {position.leader} led).")
 
 
+def shown_interval(result: SolveResult, seat: int) -> tuple[int, int] | None:
+    """The proven interval shown for a seat whose search stopped short, if any."""
+    return result.bounds[seat] if result.guaranteed[seat] is None else None
+
+
 def value_text(result: SolveResult, seat: int) -> str:
     """A seat's guaranteed value, its proven interval ``low-high`` when the
     search stopped short, or ``-`` when the seat was not asked."""
     if result.guaranteed[seat] is not None:
         return str(result.guaranteed[seat])
-    if result.bounds[seat] is not None:
-        low, high = result.bounds[seat]
-        return f"{low}-{high}"
-    return "-"
+    interval = shown_interval(result, seat)
+    return "-" if interval is None else f"{interval[0]}-{interval[1]}"
 
 
 def card_values_table(values: Mapping[Card, object], marked: Sequence[Card]) -> Table:
@@ -327,8 +330,7 @@ def solve_report(result: SolveResult, estimate: Estimate | None = None,
         parts.append(match_legend(result.match.state))
     if not result.exact:
         stopped = "was stopped (Ctrl-C)" if result.interrupted else "hit its node or time limit"
-        intervals = paranoid and any(result.guaranteed[s] is None and result.bounds[s] is not None
-                                     for s in range(SEATS))  # fmt: skip
+        intervals = paranoid and any(shown_interval(result, s) for s in range(SEATS))
         parts.append(Text(
             f"Not exact: the search {stopped}"
             + ("; low-high is the proven interval." if intervals else "."), style="bold"
