@@ -102,10 +102,10 @@ class HintEntry:
     ``mean`` points for the mover, that mean's ``stderr`` (None from fewer
     than two deals), ``best_rate``, the share of those deals where the card
     was one of the best, ``behind``, the best card's mean lead over it on the
-    same deals, with its ``behind_stderr``, and ``tied``: the lead is within
-    the noise (the best card is tied with itself). In a hint for a match,
-    ``mean`` is the chance of winning it and ``points`` (when asked for) the
-    mean points on the same deals."""
+    same deals, with its ``behind_stderr``, and ``tied``: the card is still in
+    contention and its lead is within the noise (the best card is tied with
+    itself). In a hint for a match, ``mean`` is the chance of winning it and
+    ``points`` (when asked for) the mean points on the same deals."""
 
     card: Card
     mean: float
@@ -279,7 +279,8 @@ def hint(
             weights[key] = weights.get(key, 0) + 1
         drawn += len(batch)
         contenders = _contenders(evaluated, weights, order, contenders)
-    entries, effective = aggregate([evaluated[k] for k in order], [weights[k] for k in order])
+    entries, effective = aggregate([evaluated[k] for k in order], [weights[k] for k in order],
+                                   contenders)
     if points_of:
         entries = [replace(entry, points=_mean_over(points_of, weights, order, entry.card))
                    for entry in entries]  # fmt: skip
@@ -345,15 +346,21 @@ def _paired(values, weights, a: Card, b: Card) -> tuple[float, float | None]:
     return _mean(diffs, ws), _stderr(diffs, ws)
 
 
-def aggregate(values: list[dict[Card, float]], weights: list[float]) -> tuple[list[HintEntry], float]:
-    """Hint entries (best first) from each deal's card values and the deal's
-    weight, and the effective sample size ``(sum w)^2 / sum w^2``.
+def aggregate(values: list[dict[Card, float]], weights: list[float],
+              contenders: Iterable[Card] | None = None) -> tuple[list[HintEntry], float]:
+    """Hint entries from each deal's card values and the deal's weight, and
+    the effective sample size ``(sum w)^2 / sum w^2``. The best card comes
+    first, then the other cards in contention, then those that left it, each
+    group by the best card's lead over them.
 
     A card left out of later deals (out of contention) is judged on the deals
     it was valued on. Means and best rates are weighted; the best card's lead
     over each other card is the weighted mean of their differences deal by
     deal, with its standard error; a card is tied with the best when that
-    lead is at most ``TIED`` standard errors (or zero with no spread).
+    lead is at most ``TIED`` standard errors (or zero with no spread) and it
+    is among ``contenders`` (by default every card): a card that left
+    contention was judged clearly behind, and its few deals must not make it
+    look tied.
     """
     total = sum(weights)
     if not values or total <= 0:
@@ -368,14 +375,16 @@ def aggregate(values: list[dict[Card, float]], weights: list[float]) -> tuple[li
         rows.append((card, _mean(vs, ws), _stderr(vs, ws), best / sum(ws), len(mine)))
     rows.sort(key=lambda r: (-r[4], -r[1], -r[3], r[0]))  # the cards in contention longest
     leader = rows[0][0]
+    in_contention = set(values[0] if contenders is None else contenders)
     entries = []
     for card, mean, stderr, best_rate, n in rows:
         lead, lead_stderr = _paired(values, weights, leader, card)
-        tied = card == leader or (
+        tied = card == leader or card in in_contention and (
             lead <= TIED * lead_stderr if lead_stderr is not None else abs(lead) < 1e-9
         )
         entries.append(HintEntry(card, mean, stderr, best_rate, n, lead, lead_stderr, tied))
-    entries.sort(key=lambda e: (e.card != leader, round(e.behind, 9), -round(e.mean, 9), -e.best_rate, e.card))
+    entries.sort(key=lambda e: (e.card != leader, e.card not in in_contention, round(e.behind, 9),
+                                -round(e.mean, 9), -e.best_rate, e.card))  # fmt: skip
     return entries, effective
 
 

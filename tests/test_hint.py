@@ -488,6 +488,32 @@ def test_cards_clearly_behind_leave_contention():
     assert all(not e.tied for e in result if e.samples < 40)
 
 
+def test_a_card_out_of_contention_is_never_tied_and_ranks_after_the_contenders():
+    """It left because it was clearly behind the leader of its time; on its few
+    deals it may even be ahead of the final best, which is no reason to call it tied."""
+    a, b, c = Card.parse("AC"), Card.parse("KC"), Card.parse("NC")
+    early = [{a: 2.0, b: 2.0, c: 3.0}, {a: 1.0, b: 2.0, c: 1.0}, {a: 3.0, b: 2.0, c: 3.0}]
+    late = [{a: x, b: y} for x, y in ((3.0, 2.0), (1.0, 2.0), (3.0, 2.0))]
+    entries, _ = aggregate(early + late, [1] * 6, contenders=[a, b])
+    assert [e.card for e in entries] == [a, b, c]
+    assert entries[1].tied and entries[2].behind < 0 and not entries[2].tied
+    everyone, _ = aggregate(early + late, [1] * 6)  # no contenders given: every card may be tied
+    assert everyone[1].card == c and everyone[1].tied
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_only_cards_still_in_contention_are_tied(seed):
+    """Cards dropped after a few deals once showed as tied with the best, some
+    of them 0.8 points behind it (a hint on the first card of a hand)."""
+    result = hint("AJ32.AJ98632.AJ6.KN ? ? 0 -", samples=60, time_limit=0, seed=seed)
+    most = max(e.samples for e in result)
+    assert any(e.samples < most for e in result)  # some cards did leave contention
+    assert all(e.samples == most for e in result if e.tied)
+    positions = range(len(result))
+    last_tied = max(i for i in positions if result[i].tied)
+    assert last_tied < min(i for i in positions if result[i].samples < most)  # contenders first
+
+
 def test_a_view_before_any_card_is_a_view():
     """RULES.md: before any card is played a view is the position with hidden hands."""
     text = "AJ32.AJ98632.AJ6.KN ? ? 0 -"
