@@ -1712,7 +1712,11 @@ def play_until(h0, h1, h2, leader, t0, t1, n, epsilon, cards_left, seed):
 # ``estimate_search`` plays max^n (RULES.md's preference order, on real-valued
 # vectors) for a few tricks and values the trick-boundary positions where it
 # stops with a small network (``value_net``) trained on exact max^n values
-# (``training/``). The network sees a position from its leader: each seat's
+# (``training/``). Where the network's values decide a seat's choice, the
+# choice is soft: the cards (a run of equivalent ones counting once) are
+# averaged with weights exp(own points / softness), since the network's errors
+# make a choice between near-equal cards a guess; subtrees searched to the end
+# of the hand keep the exact max^n choice. The network sees a position from its leader: each seat's
 # cards with every suit's live cards moved up to the top ranks (only their
 # order within the suit decides tricks), per-suit and Coins counts, the hand
 # size and the Coins left; it outputs each seat's share of the Coins left.
@@ -1838,10 +1842,12 @@ def _limited_path(plies, root, tricks, root_moves, n_root):
 
 @njit
 def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, split, small,
-                    max_nodes, stop, root_results, stats):  # fmt: skip
+                    softness, max_nodes, stop, root_results, stats):  # fmt: skip
     """Max^n to the end of ``tricks`` tricks (the current one counts), the network
     (``_leaf_value``) at the trick boundaries where it stops, for the root
     cards ``root_moves[:n_root]`` of the position ``root`` (``root_array``).
+    Below the root, a choice whose cards lead to a network value is soft with
+    ``softness`` points (above 0; 0: the hard max^n choice everywhere).
 
     ``root_results[i]`` gets the three seats' points (from the root on) after
     ``root_moves[i]``. Returns ``n_root``, or ``ESTIMATE_ABORTED`` when
@@ -1851,10 +1857,17 @@ def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, sp
     hands, leaders, n_trick, trick_cards, depth, moves, n_moves, move_index = _limited_path(
         MAX_PLY, root, tricks, root_moves, n_root)
     best = np.empty((MAX_PLY, 3))
+    # the soft choice: whether a card's subtree read the network, and the
+    # running weighted sum of the cards' vectors (weights relative to the top)
+    estimated = np.zeros(MAX_PLY, dtype=np.bool_)
+    top = np.empty(MAX_PLY)
+    weights = np.empty(MAX_PLY)
+    weighted = np.empty((MAX_PLY, 3))
     winner = np.empty(MAX_PLY, dtype=np.int64)
     points = np.empty(MAX_PLY, dtype=np.int64)
     x = np.empty(VALUE_FEATURES)
     value = np.empty(3)
+    value_estimated = False
     ply = 0
     nodes = 0
     while True:
@@ -1875,10 +1888,12 @@ def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, sp
                 depth[child] -= 1
             if n_trick[child] == 0 and (hands[child, 0] | hands[child, 1] | hands[child, 2]) == 0:
                 value[:] = 0.0
+                value_estimated = False
             elif n_trick[child] == 0 and depth[child] == 0:
                 stats[1] += 1
                 _leaf_value(hands[child], leaders[child], w1, b1, w2, b2, w3, b3, split, small, x,
                             value)  # fmt: skip
+                value_estimated = True
             else:
                 live = hands[child, 0] | hands[child, 1] | hands[child, 2]
                 for j in range(n_trick[child]):
@@ -1891,16 +1906,38 @@ def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, sp
         elif ply == 0:
             break
         else:
-            value[:] = best[ply]
+            value_estimated = estimated[ply]
+            if value_estimated and softness > 0:
+                value[:] = weighted[ply] / weights[ply]
+            else:
+                value[:] = best[ply]
             ply -= 1
         # ``value`` is the result of the card just tried at ``ply``
         if winner[ply] >= 0:
             value[winner[ply]] += points[ply]
         if ply == 0:
             root_results[move_index[0] - 1, :3] = value
-        elif move_index[ply] == 1 or _estimate_prefers((leaders[ply] + n_trick[ply]) % 3,
-                                                       value, best[ply]):  # fmt: skip
+            continue
+        mover = (leaders[ply] + n_trick[ply]) % 3
+        if move_index[ply] == 1:
             best[ply] = value
+            estimated[ply] = value_estimated
+            top[ply] = value[mover]
+            weights[ply] = 1.0
+            weighted[ply] = value
+            continue
+        if _estimate_prefers(mover, value, best[ply]):
+            best[ply] = value
+        estimated[ply] |= value_estimated
+        if softness > 0:
+            if value[mover] > top[ply]:
+                rescale = np.exp((top[ply] - value[mover]) / softness)
+                weights[ply] *= rescale
+                weighted[ply] *= rescale
+                top[ply] = value[mover]
+            weight = np.exp((value[mover] - top[ply]) / softness)
+            weights[ply] += weight
+            weighted[ply] += weight * value
     stats[0] += nodes
     return n_root
 

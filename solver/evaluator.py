@@ -2,15 +2,17 @@
 
 The exact max^n search answers every card of an ending of up to about nine
 cards a hand within a second; a full deal is out of its reach. Here the
-equilibrium is searched exactly for the first ``tricks`` tricks only
-(``_kernels.estimate_search``), and the trick boundaries where it stops are
-valued by ``ValueNet``, a small network trained on exact max^n values of
-endings (``training/`` rebuilds it; the weights ship in ``value_net.npz``).
+equilibrium is searched for the first ``tricks`` tricks only
+(``_kernels.estimate_search``: choices the network decides are soft), and
+the trick boundaries where it stops are valued by ``ValueNet``, a small
+network trained on exact max^n values of endings (``training/`` rebuilds
+it; the weights ship in ``value_net.npz``).
 The values are estimates: real numbers of points, not proofs.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -24,6 +26,11 @@ from .position import Position
 from .threads import BudgetExhausted, run_searches
 
 WEIGHTS_FILE = "value_net.npz"
+# Points of softness in a choice the network decides (``_kernels.estimate_search``):
+# the network's errors (about a quarter of a point a seat at 8 cards) make the
+# choice between near-equal cards a guess, so such cards are averaged
+# (docs/experiments.md: 0.05 picked better cards than the hard choice).
+SOFTNESS = 0.05
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,11 +128,14 @@ def search_card_results(
     net: ValueNet | None = None,
     threads: int = 1,
     deadline: float | None = None,
+    softness: float = SOFTNESS,
 ) -> tuple[dict[Card, list[float]], int]:
     """Every card of the mover (or only ``cards``, and the cards equivalent to
     them) with the three seats' estimated points after it (from the position
     on), searching ``tricks`` tricks (the current one counts) and valuing the
-    rest with the network; and the nodes searched.
+    rest with the network; and the nodes searched. Below the root, a choice
+    the network decides is soft by ``softness`` points (0: the hard max^n
+    choice).
 
     Cards of a run of equivalents share one search. ``threads`` shares the
     root cards out; ``max_nodes`` (each thread its share) and ``deadline`` (a
@@ -136,6 +146,8 @@ def search_card_results(
         raise CoinsError("the hand is over: there is no card to value")
     if isinstance(tricks, bool) or not isinstance(tricks, int) or tricks < 1:
         raise CoinsError(f"tricks must be a whole number of tricks from 1, not {tricks!r}")
+    if isinstance(softness, bool) or not isinstance(softness, (int, float)) or not 0 <= softness < math.inf:
+        raise CoinsError(f"softness must be a number of points from 0, not {softness!r}")
     net = net or default_net()
     root = k.root_array(position.hands, position.leader, position.trick)
     hand = position.hands[position.to_move]
@@ -155,8 +167,8 @@ def search_card_results(
     parts = [np.zeros((len(share), 3)) for share in shares]
 
     def search(t: int, budget: int, stop: np.ndarray) -> int:
-        found = k.estimate_search(root, tricks, shares[t], len(shares[t]), *net.arrays, budget,
-                                  stop, parts[t], stats[t])  # fmt: skip
+        found = k.estimate_search(root, tricks, shares[t], len(shares[t]), *net.arrays, float(softness),
+                                  budget, stop, parts[t], stats[t])  # fmt: skip
         if found == k.ESTIMATE_ABORTED:
             stop[0] = 1  # the others' results would be of no use
         return found

@@ -14,6 +14,7 @@ earlier play no part, so ``taken`` is dropped before searching.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from solver.cards import SEATS, Card
@@ -69,31 +70,67 @@ def _solve(position: Position):
     return best_values, best_card, results
 
 
-def depth_limited(position: Position, tricks: int, leaf) -> dict[Card, tuple[float, float, float]]:
+def depth_limited(position: Position, tricks: int, leaf,
+                  softness: float = 0.0) -> dict[Card, tuple[float, float, float]]:
     """Each card's three-seat result when max^n is played for ``tricks`` tricks
     (the one on the table counts) and ``leaf(position)`` values the trick
     boundary where that stops (a position with cards left); full width, the
-    same preference as ``maxn`` on real numbers. The twin of the compiled
-    estimate search."""
+    same preference as ``maxn`` on real numbers. With ``softness`` above 0, a
+    choice below the root where some card's line reaches ``leaf`` is soft:
+    each card weighs exp(own points / softness), shared out among the cards
+    of its run of equivalents (one choice). The twin of the compiled estimate
+    search."""
+    return {card: values for card, (values, _) in _limited_results(position, tricks, leaf, softness).items()}
+
+
+def _limited_results(position, tricks, leaf, softness):
+    """card -> (its three-seat result, whether its line read ``leaf``)."""
     results = {}
     for card in position.legal_cards():
         child = position.play(card)
         gained = [child.taken[s] - position.taken[s] for s in range(SEATS)]
-        rest = _limited_value(child, tricks - (0 if child.trick else 1), leaf)
-        results[card] = tuple(gained[s] + rest[s] for s in range(SEATS))
+        rest, estimated = _limited_value(child, tricks - (0 if child.trick else 1), leaf, softness)
+        results[card] = tuple(gained[s] + rest[s] for s in range(SEATS)), estimated
     return results
 
 
-def _limited_value(position: Position, tricks: int, leaf) -> tuple[float, float, float]:
+def _limited_value(position: Position, tricks: int, leaf, softness):
     if position.is_terminal:
-        return (0.0, 0.0, 0.0)
+        return (0.0, 0.0, 0.0), False
     if not position.trick and tricks == 0:
-        return tuple(leaf(position))
+        return tuple(leaf(position)), True
     mover = position.to_move
+    results = _limited_results(position, tricks, leaf, softness)
+    estimated = any(e for _, e in results.values())
+    if estimated and softness > 0:
+        top = max(values[mover] for values, _ in results.values())
+        runs = _runs(position)
+        weights = {card: math.exp((values[mover] - top) / softness) / runs[card]
+                   for card, (values, _) in results.items()}  # fmt: skip
+        total = sum(weights.values())
+        return tuple(sum(weights[c] * v[s] for c, (v, _) in results.items()) / total
+                     for s in range(SEATS)), True  # fmt: skip
     best, best_key = None, None
-    for card, values in depth_limited(position, tricks, leaf).items():
+    for values, _ in results.values():
         opponents = max(values[s] for s in range(SEATS) if s != mover)
         key = (round(values[mover], 9), -round(opponents, 9))
         if best_key is None or key > best_key:
             best, best_key = values, key
-    return best
+    return best, estimated
+
+
+def _runs(position: Position) -> dict[Card, int]:
+    """How many cards of the mover's each card's run holds: cards of one suit
+    with no card of another seat or of the trick between them in rank."""
+    hand = set(position.legal_cards())
+    others = {Card(c) for c in range(48) if any(h >> c & 1 for h in position.hands)} - hand
+    others |= set(position.trick)
+    runs, current = {}, []
+    for card in sorted(hand, key=lambda c: (c.suit, c.rank)):
+        if current and (current[-1].suit != card.suit or any(
+                o.suit == card.suit and current[-1].rank < o.rank < card.rank for o in others)):
+            runs.update(dict.fromkeys(current, len(current)))
+            current = []
+        current.append(card)
+    runs.update(dict.fromkeys(current, len(current)))
+    return runs

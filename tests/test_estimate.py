@@ -18,7 +18,7 @@ import pytest
 from analysis import estimate, preferred_card
 from solver import Card, CoinsError, Position
 from solver import _kernels as k
-from solver.evaluator import ValueNet, default_net, search_card_results
+from solver.evaluator import SOFTNESS, ValueNet, default_net, search_card_results
 from solver.maxn import solve_maxn
 from tests.naive_maxn import depth_limited, maxn
 from tests.positions import random_ending
@@ -60,26 +60,48 @@ def test_network_sees_only_the_order_of_live_cards():
 
 
 @pytest.mark.kernels
+@pytest.mark.parametrize("softness", [0.0, SOFTNESS, 0.5])
 @pytest.mark.parametrize("seed", range(12))
-def test_search_agrees_with_its_naive_twin(seed):
-    """The compiled search (runs of equivalent cards, per-ply arrays) against a
-    full-width search over Position.play, both valuing leaves with the network."""
+def test_search_agrees_with_its_naive_twin(seed, softness):
+    """The compiled search (runs of equivalent cards, per-ply arrays, soft
+    choices kept as running sums) against a full-width search over
+    Position.play, both valuing leaves with the network."""
     rng = random.Random(seed)
     position = random_ending(rng, 4)
     net = default_net()
-    tricks = rng.randrange(1, 3)
-    found, _ = search_card_results(position, tricks)
-    expected = depth_limited(position, tricks, net.value)
+    tricks = rng.randrange(1, 5)  # 4 reach the end of the hand: no soft choice there
+    found, _ = search_card_results(position, tricks, softness=softness)
+    expected = depth_limited(position, tricks, net.value, softness)
     assert found.keys() == expected.keys()
     for card in found:
         assert _close(found[card], expected[card]), (str(position), card)
 
 
 @pytest.mark.kernels
+def test_soft_choices_move_the_values_where_the_network_decides():
+    """Not a no-op: on some of these endings the soft choice gives other card
+    results than the hard one."""
+    moved = 0
+    for seed in range(12):
+        position = random_ending(random.Random(seed), 4)
+        hard, _ = search_card_results(position, 2, softness=0)
+        soft, _ = search_card_results(position, 2)
+        moved += any(not _close(hard[card], soft[card]) for card in hard)
+    assert moved >= 3
+
+
+@pytest.mark.parametrize("softness", [-0.1, math.inf, math.nan, "0.1", True])
+def test_search_rejects_bad_softness(softness):
+    position = random_ending(random.Random(1), 3)
+    with pytest.raises(CoinsError, match="softness must be a number of points from 0"):
+        search_card_results(position, 1, softness=softness)
+
+
+@pytest.mark.kernels
 @pytest.mark.parametrize("seed", range(12))
 def test_search_to_the_end_is_the_exact_equilibrium(seed):
     """No network is read when the search reaches the end of the hand: the
-    results are then the exact max^n card results."""
+    results are then the exact max^n card results (the choices are not soft)."""
     rng = random.Random(100 + seed)
     position = random_ending(rng, 4)
     found, _ = search_card_results(position, 5, threads=2)
