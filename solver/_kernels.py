@@ -1716,10 +1716,11 @@ def play_until(h0, h1, h2, leader, t0, t1, n, epsilon, cards_left, seed):
 # choice is soft: the cards (a run of equivalent ones counting once) are
 # averaged with weights exp(own points / softness), since the network's errors
 # make a choice between near-equal cards a guess; subtrees searched to the end
-# of the hand keep the exact max^n choice. The network sees a position from its leader: each seat's
-# cards with every suit's live cards moved up to the top ranks (only their
-# order within the suit decides tricks), per-suit and Coins counts, the hand
-# size and the Coins left; it outputs each seat's share of the Coins left.
+# of the hand keep the exact max^n choice. The network sees a position from
+# its leader: each seat's cards with every suit's live cards moved up to the
+# top ranks (only their order within the suit decides tricks), per-suit and
+# Coins counts, the hand size and the Coins left; it outputs each seat's
+# share of the Coins left.
 
 VALUE_FEATURES = 3 * 48 + 3 * 4 + 3 + 2
 ESTIMATE_ABORTED = -1

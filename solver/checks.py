@@ -12,6 +12,7 @@ that names the argument.
 
 from __future__ import annotations
 
+import math
 import numbers
 import os
 from pathlib import Path
@@ -60,6 +61,13 @@ def seconds(value, name: str, zero_means_none: bool = False) -> float:
         allowed = "from 0 (no limit) to" if zero_means_none else "above 0, at most"
         raise OptionError(f"{name} must be {allowed} {MAX_SECONDS:,} seconds, not {value!r}")
     return value
+
+
+def points(value, name: str) -> float:
+    """``value`` as a float if it is a finite number of points from 0."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value < math.inf:
+        raise OptionError(f"{name} must be a number of points from 0, not {value!r}")
+    return float(value)
 
 
 def node_limit(value, name: str = "max_nodes") -> int | None:

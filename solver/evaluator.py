@@ -12,7 +12,6 @@ The values are estimates: real numbers of points, not proofs.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -20,6 +19,7 @@ from importlib import resources
 import numpy as np
 
 from . import _kernels as k
+from . import checks
 from .cards import Card
 from .errors import CoinsError
 from .position import Position
@@ -146,8 +146,7 @@ def search_card_results(
         raise CoinsError("the hand is over: there is no card to value")
     if isinstance(tricks, bool) or not isinstance(tricks, int) or tricks < 1:
         raise CoinsError(f"tricks must be a whole number of tricks from 1, not {tricks!r}")
-    if isinstance(softness, bool) or not isinstance(softness, (int, float)) or not 0 <= softness < math.inf:
-        raise CoinsError(f"softness must be a number of points from 0, not {softness!r}")
+    softness = checks.points(softness, "softness")
     net = net or default_net()
     root = k.root_array(position.hands, position.leader, position.trick)
     hand = position.hands[position.to_move]
@@ -167,8 +166,8 @@ def search_card_results(
     parts = [np.zeros((len(share), 3)) for share in shares]
 
     def search(t: int, budget: int, stop: np.ndarray) -> int:
-        found = k.estimate_search(root, tricks, shares[t], len(shares[t]), *net.arrays, float(softness),
-                                  budget, stop, parts[t], stats[t])  # fmt: skip
+        found = k.estimate_search(root, tricks, shares[t], len(shares[t]), *net.arrays,
+                                  softness, budget, stop, parts[t], stats[t])  # fmt: skip
         if found == k.ESTIMATE_ABORTED:
             stop[0] = 1  # the others' results would be of no use
         return found
