@@ -1858,8 +1858,9 @@ def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, sp
     hands, leaders, n_trick, trick_cards, depth, moves, n_moves, move_index = _limited_path(
         MAX_PLY, root, tricks, root_moves, n_root)
     best = np.empty((MAX_PLY, 3))
-    # the soft choice: whether a card's subtree read the network, and the
-    # running weighted sum of the cards' vectors (weights relative to the top)
+    # the soft choice: whether the node's cards read the network (all of them
+    # or none: each leaves the same cards to play, so the first card tells),
+    # and the running weighted sum of their vectors (weights relative to the top)
     estimated = np.zeros(MAX_PLY, dtype=np.bool_)
     top = np.empty(MAX_PLY)
     weights = np.empty(MAX_PLY)
@@ -1927,10 +1928,7 @@ def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, sp
             weights[ply] = 1.0
             weighted[ply] = value
             continue
-        if _estimate_prefers(mover, value, best[ply]):
-            best[ply] = value
-        estimated[ply] |= value_estimated
-        if softness > 0:
+        if estimated[ply] and softness > 0:
             if value[mover] > top[ply]:
                 rescale = np.exp((top[ply] - value[mover]) / softness)
                 weights[ply] *= rescale
@@ -1939,6 +1937,8 @@ def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, sp
             weight = np.exp((value[mover] - top[ply]) / softness)
             weights[ply] += weight
             weighted[ply] += weight * value
+        elif _estimate_prefers(mover, value, best[ply]):
+            best[ply] = value
     stats[0] += nodes
     return n_root
 
