@@ -47,7 +47,7 @@ def _cheapest(name: str, count: int = 2) -> list[dict]:
 
 
 @pytest.mark.parametrize("record", _cheapest("suite") + _cheapest("dev"),
-                         ids=lambda r: f"{r['position']}")  # fmt: skip
+                         ids=lambda r: r["position"])  # fmt: skip
 def test_cheapest_answers_are_solved_again_alike(record):
     result = solve_maxn(Position.parse(record["position"]), card_results=True, line=False)
     assert {str(c): list(v) for c, v in result.card_results.items()} == record["card_results"]
