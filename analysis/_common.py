@@ -47,15 +47,22 @@ class Budget:
             raise BudgetSpent
         return {"max_nodes": nodes, "time_limit": seconds}
 
-    def share(self, decisions_left: int) -> Budget:
+    def check(self) -> None:
+        """Raise ``BudgetSpent`` when nothing is left."""
+        self._left()
+
+    def share(self, decisions_left: int, most_seconds: float | None = None) -> Budget:
         """A budget for one of ``decisions_left`` decisions: a fair share of what is
-        left, four times over (the early decisions are the dear ones), at most all."""
+        left, four times over (the early decisions are the dear ones), at most all,
+        and at most ``most_seconds``."""
         left = self._left()
         part = min(1.0, 4 / max(1, decisions_left))
         nodes = left["max_nodes"]
         seconds = left["time_limit"]
-        return Budget(None if nodes is None else max(1, int(nodes * part)),
-                      None if seconds is None else seconds * part)  # fmt: skip
+        seconds = most_seconds if seconds is None else seconds * part
+        if most_seconds is not None:
+            seconds = min(seconds, most_seconds)
+        return Budget(None if nodes is None else max(1, int(nodes * part)), seconds)
 
     def estimate_seconds(self, default: float, decisions_left: int) -> float:
         """Seconds for an estimate: ``default`` with no time limit, else at most a

@@ -24,8 +24,10 @@ from analysis import (
     write_graph,
 )
 from analysis.graph import DEFAULT_MAX_POSITIONS, MOST_POSITIONS
+from analysis.hint import MAX_SAMPLES
+from analysis.reviews import LABELS
 from solver import Position
-from solver.cards import DECK_SIZE, SEATS, Card
+from solver.cards import DECK_SIZE, HAND_SIZE, SEATS, Card
 
 from . import api, options, render
 from .notice import compile_notice
@@ -63,23 +65,32 @@ def analyze_command(args: argparse.Namespace) -> None:
 
 
 def review_command(args: argparse.Namespace) -> None:
-    """Review a record of play: what each card cost its player in both modes.
+    """Review a record of play: what each card cost its player, every hand open and,
+    with --seat, with what that seat knew.
 
     The record is a position, " | ", then the cards played ("... 0 - | JO KC
-    AO"), quoted. For each card: its paranoid cost (the mover's guaranteed
-    value with its best card minus with the card played) and its max^n cost
-    (the mover's own points with its best card minus with the card played,
-    everyone playing for themselves), the running score, and a summary per
-    seat. With --target (and --scores, the match scores when the record's
-    hand began) also its cost in the chance of winning the match, until a
-    seat reaches the target.
+    AO"), quoted: a whole hand of 48 cards or any part of one. For each card:
+    its max^n cost (the mover's own points with its best card minus with the
+    card played, everyone playing for themselves) and its paranoid cost (the
+    same for guaranteed points), exact where the search finishes and
+    estimated (~) beyond, a label (inaccuracy, mistake, blunder), the running
+    score, and a summary per seat with its accuracy. The review works from
+    the last card backward, so a time limit leaves the first cards
+    unreviewed, and says which; Ctrl-C keeps what was reviewed. With --seat,
+    that seat's cards are also valued by a hint from its view at the time,
+    and labelled by that. With --target (and --scores, the match scores when
+    the record's hand began) also each card's cost in the chance of winning
+    the match, until a seat reaches the target.
     """
     compile_notice()
-    result = api.review_record(args)
+    with search_status() as progress:
+        result = api.review_record(args, progress)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         Console().print(review_report(result))
+    if result.interrupted:
+        raise KeyboardInterrupt  # after the report: exit status 130
 
 
 def graph_command(args: argparse.Namespace) -> None:
@@ -135,6 +146,20 @@ def register(add) -> None:
     )  # fmt: skip
     options.add_limits(review_parser, "the review (the cards reviewed so far are shown)")
     options.add_match(review_parser, "also review every card")
+    review_parser.add_argument(
+        "--seat", type=int, choices=(0, 1, 2),
+        help="also review this seat's cards with what it knew (a hint at each of its decisions)",
+    )  # fmt: skip
+    review_parser.add_argument(
+        "--samples", type=options.whole_number("samples", 1, MAX_SAMPLES), metavar="N",
+        help="with --seat: N deals for each of its hints, with no time limit, so that every "
+             "run gives the same answer (default: the deals that fit in the time)",
+    )  # fmt: skip
+    review_parser.add_argument(
+        "--exact-cards", type=options.cards_per_hand(0), default=HAND_SIZE, metavar="K",
+        help="estimate every decision of more than K cards a hand (default: solve exactly "
+             "as far back as the time allows)",
+    )  # fmt: skip
     review_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of tables"
     )
@@ -300,6 +325,7 @@ def review_report(result: Review) -> Group:
     """Everything ``coins review`` shows for people."""
     position = result.position
     match = result.match is not None
+    known = result.seat is not None
     parts: list[RenderableType] = [
         Text.assemble(("Record ", "bold"), result.record),
         Text(""),
@@ -308,64 +334,131 @@ def review_report(result: Review) -> Group:
         render.trick_text(position),
         Text(
             "cost: what the card lost its player against its best card, in points from that "
-            "decision on. paranoid: guaranteed points (the other two against it); "
-            "max^n: own points (everyone for themselves)"
-            + ("; win: the chance of winning the match, in percentage points." if match else "."),
+            "decision on. m: own points, everyone for themselves (max^n); g: guaranteed points, "
+            "the other two against it (paranoid), where proven; ~: estimated"
+            + (f"; knew: seat {result.seat}'s cost on the deals it could not rule out, from a "
+               "hint from its view at the time, ± its standard error" if known else "")
+            + ("; win: the chance of winning the match, in percentage points" if match else "")
+            + ". " + _labels_legend(known),
             style="dim",
-        ),
+        ),  # fmt: skip
         *([render.match_legend(result.match)] if match else []),
         Text(""),
     ]
     win = (("win\ncost", "right"), ("win\nbest", "left")) if match else ()
-    table = _table(("#", "right"), ("seat", "right"), ("card", "left"),
-                   ("paranoid\ncost", "right"), ("paranoid\nbest", "left"),
-                   ("max^n\ncost", "right"), ("max^n\nbest", "left"), *win, ("taken", "left"),
-                   ("trick\nwon by", "left"))  # fmt: skip
-    for m in result.moves:
+    table = _table(("#", "right"), ("seat", "right"), ("card", "left"), ("m\ncost", "right"),
+                   ("m\nbest", "left"), ("g\ncost", "right"),
+                   *((("knew", "right"),) if known else ()), *win, ("taken", "left"),
+                   ("trick\nwon", "left"))  # fmt: skip
+    reviewed = {m.number: m for m in result.moves}
+    for number, card, seat in _numbered(result):
+        m = reviewed.get(number)
+        if m is None:
+            table.add_row(str(number), str(seat), render.card_text(card),
+                          Text("not reviewed", style="dim"))  # fmt: skip
+            continue
         win_cells = () if not match else (
             ("-", "") if m.chances is None else
             (_cost_text(_percent(m.match_cost)), render.cards_text(_high_first(m.match_best)))
         )  # fmt: skip
         table.add_row(
-            str(m.number), str(m.seat), render.card_text(m.card),
-            _cost_text(m.paranoid_cost), render.cards_text(_high_first(m.paranoid_optimal)),
-            _cost_text(m.maxn_cost), render.cards_text(_high_first(m.maxn_best)), *win_cells,
+            str(m.number), str(m.seat),
+            Text.assemble(render.card_text(m.card), _mark_text(m.label)),
+            _cost_text(render.number(m.maxn_cost) if m.estimated else str(m.maxn_cost)),
+            render.cards_text(_high_first(m.maxn_best)),
+            _cost_text("-" if m.paranoid_cost is None else str(m.paranoid_cost)),
+            *(() if not known else (_known_text(m.known),)), *win_cells,
             ",".join(map(str, m.taken)),
-            f"seat {m.trick_winner} +{m.trick_points}" if m.trick_winner is not None else "",
+            f"{m.trick_winner} +{m.trick_points}" if m.trick_winner is not None else "",
         )  # fmt: skip
     parts.append(table)
-    summary = _table(("seat", "right"), ("cards", "right"), ("paranoid\nlost", "right"),
-                     ("paranoid\nbiggest", "left"), ("max^n\nlost", "right"),
-                     ("max^n\nbiggest", "left"),
-                     *((("win\nlost", "right"), ("win\nbiggest", "left")) if match else ()))
+    summary = _table(("seat", "right"), ("cards", "right"), ("accuracy", "right"),
+                     *((MARKS[name], "right") for name, _ in reversed(LABELS)),
+                     ("m lost", "right"), ("m biggest", "left"), ("g lost", "right"),
+                     *((("knew lost", "right"),) if known else ()),
+                     *((("win lost", "right"), ("win biggest", "left")) if match else ()))
     for s in result.summary:
+        knew_cells = () if not known else (
+            f"{s.known_lost:.2f}" if s.seat == result.seat else "",)
         win_cells = () if not match else (_percent(s.match_lost), _biggest(
             s.biggest_match, s.biggest_match and _percent(s.biggest_match.match_cost)))
+        biggest = s.biggest_maxn
         summary.add_row(
-            str(s.seat), str(s.moves),
-            str(s.paranoid_lost), _biggest(s.biggest_paranoid, s.biggest_paranoid
-                                           and s.biggest_paranoid.paranoid_cost),
-            str(s.maxn_lost), _biggest(s.biggest_maxn, s.biggest_maxn
-                                       and s.biggest_maxn.maxn_cost),
-            *win_cells,
+            str(s.seat), str(s.moves), "-" if s.accuracy is None else f"{s.accuracy:.0f}%",
+            *(str(s.labels[name]) for name, _ in reversed(LABELS)),
+            render.number(float(s.maxn_lost)) if s.estimated else str(s.maxn_lost),
+            _biggest(biggest, biggest and (render.number(biggest.maxn_cost) if biggest.estimated
+                                           else biggest.maxn_cost)),
+            str(s.paranoid_lost), *knew_cells, *win_cells,
         )  # fmt: skip
     final = result.final
     parts += [
         Text(""),
-        Text("Summary per seat (points lost: the sum of its costs)", style="bold"),
+        Text("Summary per seat (points lost: the sum of its costs; g over the proven ones)",
+             style="bold"),
         summary,
         Text(""),
         Text(f"Score after the record (taken): {','.join(map(str, final.taken))}"
              + (" (the hand is over)" if final.is_terminal else "")),
-    ]
-    if not result.exact:
+    ]  # fmt: skip
+    estimated = [m.number for m in result.moves if m.estimated]
+    if estimated:
         parts.append(Text(
-            f"Not exact: the node or time limit ran out after {len(result.moves)} of "
-            f"{len(result.cards)} cards.", style="bold",
+            f"Estimated (~): moves {_numbers_text(estimated)}, beyond what the exact search "
+            "finished in the time; their g costs are not proven."))  # fmt: skip
+    if result.missing:
+        why = "stopped by Ctrl-C" if result.interrupted else "the node or time limit ran out"
+        parts.append(Text(
+            f"Not reviewed: moves {_numbers_text(result.missing)} of {len(result.cards)} "
+            f"({why}; the review works from the last card backward).", style="bold",
         ))  # fmt: skip
     parts.append(Text(f"{'exact' if result.exact else 'not exact'}, {result.nodes:,} nodes, "
                       f"{result.seconds:.2f} s", style="dim"))  # fmt: skip
     return Group(*parts)
+
+
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}  # as chess annotates moves
+MARK_STYLES = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+
+
+def _labels_legend(known: bool) -> str:
+    thresholds = ", ".join(f"{MARKS[name]} {name} from {least:g}"
+                           for name, least in reversed(LABELS))  # fmt: skip
+    by = "by what it knew for that seat, else by the m cost" if known else "by the m cost"
+    return (f"Marks: {thresholds} points, {by} (none for an estimate below {LABELS[-1][1]:g} or "
+            "a tie in the hint); accuracy: the share of a seat's choices (its cards not all "
+            "giving the same) that earned no mark.")
+
+
+def _numbered(result: Review):
+    """(number, card, seat) for every card of the record."""
+    position = result.position
+    for number, card in enumerate(result.cards, start=1):
+        yield number, card, position.to_move
+        position = position.play(card)
+
+
+def _mark_text(label: str | None) -> Text:
+    return Text("") if label is None else Text(" " + MARKS[label], style=MARK_STYLES[label])
+
+
+def _known_text(known) -> Text:
+    if known is None:
+        return Text("")
+    spread = "" if known.stderr is None else f"±{known.stderr:.2f}"
+    return Text(f"{known.cost:.2f}{spread}" + ("=" if known.tied else ""),
+                style="dim" if known.label is None else "bold")  # fmt: skip
+
+
+def _numbers_text(numbers: list[int]) -> str:
+    """Move numbers as runs: ``1-12, 15``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 def _high_first(cards):
@@ -384,4 +477,4 @@ def _percent(chance: float) -> str:
 def _biggest(move, cost) -> Text:
     if move is None:
         return Text("-")
-    return Text.assemble(f"move {move.number} ", render.card_text(move.card), f" -{cost}")
+    return Text.assemble(f"#{move.number} ", render.card_text(move.card), f" -{cost}")

@@ -20,6 +20,7 @@ from analysis import Analysis, Hint, Review, analyze, decision_graph, hint, revi
 from analysis.estimate import Estimate, estimate
 from analysis.graph import GraphInterrupted
 from analysis.report import AnalysisInterrupted
+from analysis.reviews import MoveReview, ReviewInterrupted
 from solver import (
     MatchState,
     Position,
@@ -119,10 +120,17 @@ def analyze_position(
         return stop.analysis
 
 
-def review_record(args: argparse.Namespace) -> Review:
-    """``coins review``."""
-    return review(_text(args.record), args.max_nodes, args.time_limit,
-                  match=options.match_state(args))
+def review_record(args: argparse.Namespace, progress: Callable[[str], None] | None = None,
+                  reviewed: Callable[[MoveReview], None] | None = None) -> Review:  # fmt: skip
+    """``coins review``. Stopped by Ctrl-C, it returns the cards reviewed,
+    ``interrupted`` set."""
+    try:
+        return review(_text(args.record), args.max_nodes, args.time_limit,
+                      match=options.match_state(args), seat=args.seat,
+                      exact_cards=args.exact_cards, samples=args.samples, progress=progress,
+                      reviewed=reviewed)  # fmt: skip
+    except ReviewInterrupted as stop:
+        return stop.review
 
 
 def graph_of(args: argparse.Namespace, progress: Callable[[str], None] | None = None

@@ -236,7 +236,7 @@ def test_cli_review(coins):
     assert status == 0
     assert without_timing(json.loads(out)) == without_timing(review(record).to_json())
     status, out, _ = coins("review", record)
-    assert status == 0 and "move 3 JC -2" in out and "Score after the record (taken): 1,2,0" in out
+    assert status == 0 and "#3 JC -2" in out and "Score after the record (taken): 1,2,0" in out
 
 
 def test_cli_graph(coins, tmp_path):
