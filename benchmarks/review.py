@@ -1,0 +1,176 @@
+"""Reviews of whole hands: how long they take, and how far their estimated costs can be trusted.
+
+``python -m benchmarks.review`` measures two things and saves them to
+``results/review.json`` (``--quick``: a tiny run, saved beside it as a
+``.tmp`` file that git ignores):
+
+- ``timing``: whole hands (48 cards; ``--timing-cards``) played by the
+  bots, a line-up of greedy, random and a small pimc rotated over the
+  seats, ``--deals`` deals;
+  each reviewed with the defaults, one seat with what it knew (``--seat``
+  as the review of a player's own hand); the seconds each review took
+  (median and worst) and how many of its cards were exact and estimated.
+- ``agreement``: hands of ``--cards`` cards a hand played by the same
+  line-ups, reviewed with every decision of more than ``--exact-cards``
+  cards a hand estimated (the estimate's default time), against the exact
+  max^n costs of the same decisions (no limit): how often the mark
+  (none, inaccuracy, mistake, blunder) agrees, how often "marked or not"
+  agrees, and the mean absolute error of the costs, with 95% intervals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import time
+from pathlib import Path
+
+from analysis import review
+from analysis.bots import PimcBot, greedy_bot, random_bot
+from analysis.reviews import label_of
+from solver import Hand, Position
+from solver.compiled import ensure_compiled
+from solver.maxn import solve_maxn
+
+from .strength import _commit
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "review.json"
+QUICK_RESULTS = HERE / "results" / "review.quick.tmp"
+Z95 = 1.959964
+PIMC_SAMPLES = 20  # the line-up's pimc: a quick player, so that hands are played in seconds
+
+
+def line_up(index: int) -> list:
+    """Greedy, random and pimc, rotated one seat a deal."""
+    players = [greedy_bot, random_bot, PimcBot(PIMC_SAMPLES, 0)]
+    turn = index % 3
+    return players[turn:] + players[:turn]
+
+
+def played(index: int, seed: int, cards: int) -> str:
+    """The record of deal ``index`` played to its end by the line-up."""
+    start = None if cards == 16 else Position.random(seed * 1000 + index, cards)
+    return str(Hand(line_up(index), seed=seed * 1000 + index, start=start).play().record)
+
+
+def wilson(hits: int, n: int) -> list[float] | None:
+    """The 95% Wilson interval of a share ``hits / n``."""
+    if not n:
+        return None
+    p = hits / n
+    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
+    return [round(centre - half, 4), round(centre + half, 4)]
+
+
+def measure_timing(deals: int, seed: int, seat: int | None, cards: int) -> dict:
+    rows = []
+    for index in range(deals):
+        record = played(index, seed, cards)
+        start = time.perf_counter()
+        found = review(record, seat=seat)
+        seconds = time.perf_counter() - start
+        estimated = sum(m.estimated for m in found.moves)
+        rows.append({"record": record, "seconds": round(seconds, 3), "reviewed": len(found.moves),
+                     "estimated": estimated, "missing": len(found.missing)})  # fmt: skip
+        print(f"deal {index}: {seconds:.1f} s, {len(found.moves)} cards reviewed "
+              f"({estimated} estimated), {len(found.missing)} missing", flush=True)
+    seconds = [row["seconds"] for row in rows]
+    return {
+        "deals": deals,
+        "cards": cards,
+        "seat": seat,
+        "median_s": round(statistics.median(seconds), 3),
+        "worst_s": round(max(seconds), 3),
+        "median_estimated": statistics.median(row["estimated"] for row in rows),
+        "all_reviewed": all(row["missing"] == 0 for row in rows),
+        "hands": rows,
+    }
+
+
+def measure_agreement(hands: int, seed: int, cards: int, exact_cards: int) -> dict:
+    decisions = []
+    for index in range(hands):
+        found = review(played(index, seed, cards), exact_cards=exact_cards)
+        for move in found.moves:
+            if not move.estimated:
+                continue
+            truth = solve_maxn(move.position, line=False).card_results
+            own = [r[move.seat] for r in truth.values()]
+            exact_cost = max(own) - truth[move.card][move.seat]
+            decisions.append({"hand": index, "number": move.number,
+                              "estimated_cost": round(move.maxn_cost, 3), "exact_cost": exact_cost,
+                              "estimated_label": move.open_label,
+                              "exact_label": label_of(exact_cost)})  # fmt: skip
+        print(f"hand {index}: {len(decisions)} estimated decisions so far", flush=True)
+    n = len(decisions)
+    same = sum(d["estimated_label"] == d["exact_label"] for d in decisions)
+    marked = sum((d["estimated_label"] is None) == (d["exact_label"] is None) for d in decisions)
+    errors = [abs(d["estimated_cost"] - d["exact_cost"]) for d in decisions]
+    exact_marks = sum(d["exact_label"] is not None for d in decisions)
+    return {
+        "hands": hands,
+        "cards": cards,
+        "exact_cards": exact_cards,
+        "decisions": n,
+        "exact_marked": exact_marks,
+        "label_agreement": round(same / n, 4) if n else None,
+        "label_interval": wilson(same, n),
+        "marked_agreement": round(marked / n, 4) if n else None,
+        "marked_interval": wilson(marked, n),
+        "mean_abs_error": round(statistics.mean(errors), 4) if n else None,
+        "rows": decisions,
+    }
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.review", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=30, help="whole hands timed (default 30)")
+    parser.add_argument("--timing-cards", type=int, default=16,
+                        help="cards a hand of the hands timed (default 16: whole hands)")
+    parser.add_argument("--seat", type=int, choices=(0, 1, 2), default=0,
+                        help="the seat reviewed with what it knew (default 0)")
+    parser.add_argument("--hands", type=int, default=30,
+                        help="hands of --cards cards for the agreement (default 30)")
+    parser.add_argument("--cards", type=int, default=10)
+    parser.add_argument("--exact-cards", type=int, default=7,
+                        help="estimate the decisions of more cards a hand (default 7)")
+    parser.add_argument("--seed", type=int, default=55)
+    parser.add_argument("--parts", nargs="*", default=["timing", "agreement"])
+    parser.add_argument("--quick", action="store_true",
+                        help=f"a tiny run (2 hands of 6 cards timed, 2 of 8 for the agreement), "
+                             f"saved to {QUICK_RESULTS.name}")
+    parser.add_argument("--output", type=Path)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.deals, args.timing_cards, args.hands, args.cards, args.exact_cards = 2, 6, 2, 8, 6
+    output = args.output or (QUICK_RESULTS if args.quick else RESULTS)
+    ensure_compiled()
+    report: dict = {"commit": _commit(), "quick": args.quick}
+    if "timing" in args.parts:
+        timing = report["timing"] = measure_timing(args.deals, args.seed, args.seat,
+                                                   args.timing_cards)  # fmt: skip
+        print(f"hands of {args.timing_cards} cards, seat {args.seat} with what it knew: median "
+              f"{timing['median_s']:.1f} s, worst {timing['worst_s']:.1f} s over "
+              f"{timing['deals']} deals", flush=True)
+    if "agreement" in args.parts:
+        agreement = report["agreement"] = measure_agreement(args.hands, args.seed + 1, args.cards,
+                                                            args.exact_cards)
+        if agreement["decisions"]:
+            low, high = agreement["label_interval"]
+            print(f"{args.cards}-card hands, decisions above {args.exact_cards} cards estimated: "
+                  f"marks agree with exact on {agreement['label_agreement']:.1%} "
+                  f"({low:.1%}-{high:.1%}) of {agreement['decisions']}; marked or not "
+                  f"{agreement['marked_agreement']:.1%}; mean |cost error| "
+                  f"{agreement['mean_abs_error']:.3f} points", flush=True)  # fmt: skip
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(report, indent=1) + "\n")
+    return report
+
+
+if __name__ == "__main__":
+    main()
