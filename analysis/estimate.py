@@ -162,14 +162,18 @@ def _deepening(position, deadline, start, nodes, threads, net, match) -> Estimat
             expected = last_nodes * max(4.0, _growth(position, depth))
             if expected > left * rate:
                 break
-        budget = None if results is None else max(1, int(left * rate))
+        # the first depth always runs (it takes milliseconds); deeper ones are bounded by
+        # the nodes the time left should allow and, when the machine is slower than
+        # measured (busy), by the deadline itself
+        budget, stop_at = (None, None) if results is None else (max(1, int(left * rate)), deadline)
         began = time.perf_counter()
         try:
             if match is None:
                 found, spent = search_card_results(position, depth + 1, budget, net=net,
-                                                   threads=threads)  # fmt: skip
+                                                   threads=threads, deadline=stop_at)  # fmt: skip
             else:
-                found, spent = card_chances(position, match, depth + 1, budget, net=net)
+                found, spent = card_chances(position, match, depth + 1, budget, net=net,
+                                            deadline=stop_at)  # fmt: skip
         except BudgetExhausted:
             nodes += budget or 0
             break
