@@ -10,8 +10,8 @@ two bots and ``/api/play/move`` plays the user's card (``games``);
 ``/api/position`` and ``/api/view`` read a position or a view for the set-up.
 
 Bad input answers 400 with the library's one-line error, ``{"error": ...}``
-(and ``"field"`` when the error names one); anything unexpected answers 500
-with one line, the traceback going to the log only.
+(and ``"field"`` when the error names one), cut to ``ERROR_CHARS``; anything
+unexpected answers 500 with one line, the traceback going to the log only.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import re
 import tempfile
 from collections.abc import Callable
 from importlib import resources
@@ -43,6 +44,8 @@ from .games import Games, WebGame
 from .jobs import DEFAULT_TIME_LIMIT, Cancelled, Job, Jobs
 
 STATIC = Path(str(resources.files("coins.web") / "static"))
+ERROR_CHARS = 200  # an error's message (and field) at most: one quoting a long input is cut
+UNSHOWN = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029\ud800-\udfff]")  # line breaks, lone surrogates
 
 
 # what each searching command computes, as the JSON its --json prints
@@ -239,8 +242,16 @@ def describe(record: Record) -> dict:
 
 
 def _error(status: int, message: str, field: str | None = None) -> JSONResponse:
-    body = {"error": message} | ({"field": field} if field else {})
+    body = {"error": _shown(message)} | ({"field": _shown(field)} if field else {})
     return JSONResponse(body, status_code=status)
+
+
+def _shown(text: str) -> str:
+    """``text`` as an error shows it: one line of UTF-8 (the line breaks and lone
+    surrogates of an input it quotes escaped, ``\\n``, ``\\ud800``), short (cut to
+    ``ERROR_CHARS``, its length said) whatever the length of the input it quotes."""
+    text = UNSHOWN.sub(lambda match: ascii(match[0])[1:-1], text)
+    return text if len(text) <= ERROR_CHARS else f"{text[:ERROR_CHARS]}... ({len(text):,} characters)"
 
 
 async def _bad_input(request: Request, error: CoinsError) -> JSONResponse:
