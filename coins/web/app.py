@@ -22,6 +22,7 @@ import contextlib
 import json
 import re
 import tempfile
+from collections import Counter
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
@@ -189,11 +190,20 @@ async def _off_loop(function, *arguments):
 
 async def _fields(request: Request) -> dict:
     try:
-        fields = json.loads(await request.body() or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise FieldError(f"the request is not JSON: {error}") from None
+        fields = json.loads(await request.body() or b"{}", object_pairs_hook=_each_name_once)
+    except (ValueError, RecursionError) as error:  # not UTF-8 or JSON; a name twice, 4300+ digits, too deep
+        raise FieldError(f"the request is not JSON the board reads: {error}") from None
     if not isinstance(fields, dict):
         raise FieldError(f"the request is a JSON object of fields, not {type(fields).__name__}")
+    return fields
+
+
+def _each_name_once(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object's fields; a name given twice is an error (``json`` would keep the last)."""
+    fields = dict(pairs)
+    if len(fields) < len(pairs):
+        name = next(name for name, count in Counter(name for name, _ in pairs).items() if count > 1)
+        raise ValueError(f'the field "{name}" is given twice')
     return fields
 
 
