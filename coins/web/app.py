@@ -10,8 +10,9 @@ two bots and ``/api/play/move`` plays the user's card (``games``);
 ``/api/position`` and ``/api/view`` read a position or a view for the set-up.
 
 Bad input answers 400 with the library's one-line error, ``{"error": ...}``
-(and ``"field"`` when the error names one), cut to ``ERROR_CHARS``; anything
-unexpected answers 500 with one line, the traceback going to the log only.
+(and ``"field"`` when the error names one), cut to ``ERROR_CHARS``; a body over
+``MAX_BODY_BYTES`` answers 413; anything unexpected answers 500 with one line,
+the traceback going to the log only.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from .games import Games, WebGame
 from .jobs import DEFAULT_TIME_LIMIT, Cancelled, Job, Jobs
 
 STATIC = Path(str(resources.files("coins.web") / "static"))
+MAX_BODY_BYTES = 64 * 1024  # a request's body at most: a whole record of play is under 300 bytes
 ERROR_CHARS = 200  # an error's message (and field) at most: one quoting a long input is cut
 UNSHOWN = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029\ud800-\udfff]")  # line breaks, lone surrogates
 
@@ -179,7 +181,9 @@ def create_app(time_limit: float = DEFAULT_TIME_LIMIT) -> Starlette:
         jobs.shutdown()
         games.end_all()
 
-    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    return Starlette(
+        routes=routes, exception_handlers=handlers, lifespan=lifespan, max_body_size=MAX_BODY_BYTES
+    )
 
 
 async def _off_loop(function, *arguments):
