@@ -10,8 +10,9 @@ two bots and ``/api/play/move`` plays the user's card (``games``);
 ``/api/position`` and ``/api/view`` read a position or a view for the set-up.
 
 Bad input answers 400 with the library's one-line error, ``{"error": ...}``
-(and ``"field"`` when the error names one); anything unexpected answers 500
-with one line, the traceback going to the log only.
+(and ``"field"`` when the error names one), cut to ``ERROR_CHARS``; a body over
+``MAX_BODY_BYTES`` answers 413; anything unexpected answers 500 with one line,
+the traceback going to the log only.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ import argparse
 import asyncio
 import contextlib
 import json
+import re
 import tempfile
+from collections import Counter
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
@@ -43,6 +46,9 @@ from .games import Games, WebGame
 from .jobs import DEFAULT_TIME_LIMIT, Cancelled, Job, Jobs
 
 STATIC = Path(str(resources.files("coins.web") / "static"))
+MAX_BODY_BYTES = 64 * 1024  # a request's body at most: a whole record of play is under 300 bytes
+ERROR_CHARS = 200  # an error's message (and field) at most: one quoting a long input is cut
+UNSHOWN = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029\ud800-\udfff]")  # line breaks, lone surrogates
 
 
 # what each searching command computes, as the JSON its --json prints
@@ -175,7 +181,9 @@ def create_app(time_limit: float = DEFAULT_TIME_LIMIT) -> Starlette:
         jobs.shutdown()
         games.end_all()
 
-    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    return Starlette(
+        routes=routes, exception_handlers=handlers, lifespan=lifespan, max_body_size=MAX_BODY_BYTES
+    )
 
 
 async def _off_loop(function, *arguments):
@@ -186,11 +194,20 @@ async def _off_loop(function, *arguments):
 
 async def _fields(request: Request) -> dict:
     try:
-        fields = json.loads(await request.body() or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise FieldError(f"the request is not JSON: {error}") from None
+        fields = json.loads(await request.body() or b"{}", object_pairs_hook=_each_name_once)
+    except (ValueError, RecursionError) as error:  # not UTF-8 or JSON; a name twice, 4300+ digits, too deep
+        raise FieldError(f"the request is not JSON the board reads: {error}") from None
     if not isinstance(fields, dict):
         raise FieldError(f"the request is a JSON object of fields, not {type(fields).__name__}")
+    return fields
+
+
+def _each_name_once(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object's fields; a name given twice is an error (``json`` would keep the last)."""
+    fields = dict(pairs)
+    if len(fields) < len(pairs):
+        name = next(name for name, count in Counter(name for name, _ in pairs).items() if count > 1)
+        raise ValueError(f'the field "{name}" is given twice')
     return fields
 
 
@@ -239,8 +256,16 @@ def describe(record: Record) -> dict:
 
 
 def _error(status: int, message: str, field: str | None = None) -> JSONResponse:
-    body = {"error": message} | ({"field": field} if field else {})
+    body = {"error": _shown(message)} | ({"field": _shown(field)} if field else {})
     return JSONResponse(body, status_code=status)
+
+
+def _shown(text: str) -> str:
+    """``text`` as an error shows it: one line of UTF-8 (the line breaks and lone
+    surrogates of an input it quotes escaped, ``\\n``, ``\\ud800``), short (cut to
+    ``ERROR_CHARS``, its length said) whatever the length of the input it quotes."""
+    text = UNSHOWN.sub(lambda match: ascii(match[0])[1:-1], text)
+    return text if len(text) <= ERROR_CHARS else f"{text[:ERROR_CHARS]}... ({len(text):,} characters)"
 
 
 async def _bad_input(request: Request, error: CoinsError) -> JSONResponse:
