@@ -97,7 +97,9 @@ def decision_graph(
     ``optimal_only_after_first`` draws every card at the root and only the
     optimal edges below it. ``max_positions`` stops a graph that grows too
     big (``GraphTooLarge``); ``max_nodes``/``time_limit`` bound the solver
-    work of the whole graph (a ``CoinsError`` when they run out). ``progress``
+    work of the whole graph: when they run out the graph so far is returned,
+    its ``out_of_budget`` attribute set and the positions not yet solved
+    without values. ``progress``
     is called with a line of text at each position solved; Ctrl-C raises
     ``GraphInterrupted`` holding the graph so far.
 
@@ -124,10 +126,7 @@ def decision_graph(
         graph.graph["interrupted"] = True
         raise GraphInterrupted(_stamped(graph, budget)) from None
     except BudgetSpent:
-        raise CoinsError(
-            f"the solver's node or time budget ran out after {graph.number_of_nodes()} "
-            "positions: give it more, or ask for a smaller graph"
-        ) from None
+        graph.graph["out_of_budget"] = True  # kept as Ctrl-C keeps it: unsolved positions bare
     return _stamped(graph, budget)
 
 

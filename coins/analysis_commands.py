@@ -109,10 +109,11 @@ def graph_command(args: argparse.Namespace) -> None:
         graph = api.graph_of(args, progress)
     path = write_graph(graph, args.out)
     stopped = graph.graph.get("interrupted", False)
+    why = "Ctrl-C" if stopped else "the node or time limit" if graph.graph.get("out_of_budget") else None
     print(
         f"wrote {path}: {graph.number_of_nodes()} positions, {graph.number_of_edges()} edges "
         f"({args.mode}, depth {args.depth} {args.unit})"
-        + ("; stopped by Ctrl-C: positions not yet solved have no values" if stopped else "")
+        + (f"; stopped by {why}: positions not yet solved have no values" if why else "")
     )
     if stopped:
         raise KeyboardInterrupt  # after writing what was found: exit status 130

@@ -245,6 +245,14 @@ def test_cli_graph(coins, tmp_path):
     assert status == 0 and out_file.exists() and "5 positions, 4 edges" in out
 
 
+def test_cli_graph_out_of_budget_writes_what_it_found(coins, tmp_path):
+    out_file = tmp_path / "g.json"
+    status, out, _ = coins("graph", ENDING, "--depth", "3", "--max-nodes", "2000",
+                           "--out", str(out_file))  # fmt: skip
+    assert status == 0 and out_file.exists()
+    assert "stopped by the node or time limit: positions not yet solved have no values" in out
+
+
 @pytest.mark.parametrize(
     "argv, says",
     [

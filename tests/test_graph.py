@@ -162,6 +162,18 @@ def test_bad_arguments_and_size_limit():
         decision_graph(ENDING, 2, max_positions=3)
 
 
+def test_a_budget_that_runs_out_keeps_the_graph_so_far():
+    whole = decision_graph(ENDING, 2)
+    cut = decision_graph(ENDING, 2, max_nodes=whole.graph["nodes"] // 2)
+    assert cut.graph["out_of_budget"] and "out_of_budget" not in whole.graph
+    assert 0 < cut.number_of_nodes() <= whole.number_of_nodes()
+    solved = [n for n, data in cut.nodes(data=True) if data["values"] is not None]
+    bare = [n for n, data in cut.nodes(data=True) if data["values"] is None]
+    assert solved and bare  # some positions were valued before the budget ran out
+    for node in solved:  # and those carry the values of the whole graph
+        assert cut.nodes[node]["values"] == whole.nodes[node]["values"]
+
+
 # ----- files --------------------------------------------------------------------------
 
 
