@@ -40,7 +40,9 @@ drawn by how likely each makes the opponents' plays so far
 Budget: at most ``samples`` deals and ``time_limit`` seconds. The kernels
 are compiled (or loaded from the cache) before the clock starts; deals are
 valued on ``threads`` threads, a deal each, and the clock is read between
-deals, so no search inside runs a timer of its own. For a fixed ``seed``
+deals, so no search inside runs a timer of its own; a batch of deals that
+would end past the limit (as long as the longest batch so far) is not
+begun. For a fixed ``seed``
 and number of deals the hint is reproducible: deal ``i`` draws on its own
 stream.
 """
@@ -252,8 +254,11 @@ def hint(
     order: list[object] = []  # the distinct deals, in the order first drawn
     contenders: list[Card] | None = None
     drawn = exact_done = 0
+    batch_seconds = 0.0  # the longest batch so far: one that would end past the deadline waits
     streams = (random.Random(master.getrandbits(64)) for _ in itertools.count())
-    while drawn < samples and (deadline is None or not drawn or time.perf_counter() < deadline):
+    while drawn < samples and (deadline is None or not drawn
+                               or time.perf_counter() + batch_seconds < deadline):
+        began = time.perf_counter()
         batch = []
         for _ in range(min(threads, samples - drawn)):
             stream = next(streams)
@@ -279,6 +284,7 @@ def hint(
             weights[key] = weights.get(key, 0) + 1
         drawn += len(batch)
         contenders = _contenders(evaluated, weights, order, contenders)
+        batch_seconds = max(batch_seconds, time.perf_counter() - began)
     entries, effective = aggregate([evaluated[k] for k in order], [weights[k] for k in order],
                                    contenders)
     if points_of:

@@ -197,6 +197,12 @@ class Analysis:
     def disagreements(self) -> list[Decision]:
         return [d for d in self.decisions if d.disagree]
 
+    @property
+    def compared(self) -> list[Decision]:
+        """The decisions whose paranoid values were computed: the only ones where
+        the modes can be said to agree or disagree."""
+        return [d for d in self.decisions if d.guaranteed is not None]
+
     def to_json(self) -> dict:
         first = self.decisions[0] if self.decisions else None
         match = {} if self.match is None else {
@@ -211,6 +217,7 @@ class Analysis:
             "decisions": [d.to_json() for d in self.decisions],
             "estimated": [d.number for d in self.decisions if d.estimated],
             "disagreements": [d.number for d in self.disagreements],
+            "compared": [d.number for d in self.compared],
             "exact": self.exact,
             "complete": self.complete,
             "interrupted": self.interrupted,

@@ -88,6 +88,7 @@ def measure(runs: int, seed: int, busy: int) -> list[dict]:
                 seconds.append(time.perf_counter() - start)
             worst = max(seconds) - limit
             rows.append({"call": name, "limit": limit, "runs": runs,
+                         "seconds": [round(x, 3) for x in seconds],
                          "worst_s": round(max(seconds), 3), "worst_overshoot_s": round(worst, 3),
                          "kept": worst <= allowed(limit)})  # fmt: skip
             print(f"{name}: limit {limit:g} s, worst {max(seconds):.3f} s "

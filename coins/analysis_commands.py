@@ -288,12 +288,7 @@ def analysis_report(result: Analysis) -> Group:
                       *win, Text("\n").join(notes))  # fmt: skip
     parts.append(table)
     if result.decisions:
-        disagree = [str(d.number) for d in result.disagreements]
-        parts.append(Text(
-            f"Modes disagree at move{'s' if len(disagree) > 1 else ''} {', '.join(disagree)}."
-            if disagree else f"The {'match' if match else 'max^n'} line plays paranoid-optimal "
-                             "cards throughout."
-        ))  # fmt: skip
+        parts.append(Text(_modes_text(result, match)))
     estimated = [d.number for d in result.decisions if d.estimated]
     if estimated:
         parts.append(Text(
@@ -429,6 +424,23 @@ def _labels_legend(known: bool) -> str:
     return (f"Marks: {thresholds} points, {by} (none for an estimate below {LABELS[-1][1]:g} or "
             "a tie in the hint); accuracy: the share of a seat's choices (its cards not all "
             "giving the same) that earned no mark.")
+
+
+def _modes_text(result: Analysis, match: bool) -> str:
+    """Where the modes part, said only of the decisions whose paranoid values exist."""
+    compared = [d.number for d in result.compared]
+    if not compared:
+        return "The modes were not compared: no decision's paranoid values were computed."
+    disagree = [d.number for d in result.disagreements]
+    some = len(compared) < len(result.decisions)
+    where = f" of the moves with paranoid values ({_numbers_text(compared)})" if some else ""
+    if disagree:
+        return f"Modes disagree at move{'s' if len(disagree) > 1 else ''} " \
+               f"{', '.join(map(str, disagree))}{where}."
+    line = "match" if match else "max^n"
+    if some:
+        return f"The {line} line plays paranoid-optimal cards at every move{where}."
+    return f"The {line} line plays paranoid-optimal cards throughout."
 
 
 def _numbered(result: Review):

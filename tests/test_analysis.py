@@ -239,6 +239,21 @@ def test_cli_review(coins):
     assert status == 0 and "#3 JC -2" in out and "Score after the record (taken): 1,2,0" in out
 
 
+def test_modes_are_compared_only_where_paranoid_values_exist(coins):
+    position = Position.random(1, 5)
+    full = analyze(position)
+    assert full.disagreements and [d.number for d in full.compared] == list(range(1, 16))
+    blind = analyze(position, exact_cards=0)
+    assert blind.compared == [] and blind.disagreements == []
+    assert blind.to_json()["compared"] == []
+    _, out, _ = coins("analyze", str(position), "--exact-cards", "0")
+    assert "The modes were not compared" in out and "throughout" not in out
+    part = analyze(position, exact_cards=4)
+    assert 0 < len(part.compared) < len(part.decisions)
+    _, out, _ = coins("analyze", str(position), "--exact-cards", "4")
+    assert "of the moves with paranoid values" in out and "throughout" not in out
+
+
 def test_cli_graph(coins, tmp_path):
     out_file = tmp_path / "g.graphml"
     status, out, _ = coins("graph", ENDING, "--depth", "1", "--out", str(out_file))
