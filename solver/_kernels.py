@@ -51,6 +51,11 @@ MAX_MOVES = 32  # a hand's 16 cards, and the pair's choices (RELAXED)
 # search outcome codes
 FALSE, TRUE, ABORTED = 0, 1, -1
 DEFERRED = 2  # a child another thread is searching: come back to it later
+# Every search reads its ``stop`` flag once in this many nodes (a power of two): often
+# enough that a deadline holds even while nodes are slow (a fresh table's pages touched
+# for the first time can take a millisecond each on a busy machine).
+STOP_CHECK_NODES = 256
+_STOP_MASK = STOP_CHECK_NODES - 1
 
 
 # ----- primitives: plain Python functions with a compiled form of their own ----
@@ -1135,7 +1140,7 @@ def paranoid_search(root, seat, need, options, knobs, tt, history, stats, busy, 
         if entering:
             nodes += 1
             if (max_nodes > 0 and nodes - first_node > max_nodes) or (
-                (nodes & 0xFFF) == 0 and stop[0] != 0
+                (nodes & _STOP_MASK) == 0 and stop[0] != 0
             ):
                 stats[STAT_NODES] = nodes - 1  # the node is entered again on going on
                 path[PATH_PAUSED, 0] = ply + 1
@@ -1474,7 +1479,7 @@ def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_b
                 stats[STAT_NODES] += nodes
                 return MAXN_ABORTED
             nodes += 1
-            if (nodes & 0xFFF) == 0 and stop[0] != 0:
+            if (nodes & _STOP_MASK) == 0 and stop[0] != 0:
                 stats[STAT_NODES] += nodes
                 return MAXN_ABORTED
             tt_slot[ply] = -1
@@ -1877,7 +1882,7 @@ def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, sp
         if i < n_moves[ply]:
             move_index[ply] = i + 1
             nodes += 1
-            if (max_nodes > 0 and nodes > max_nodes) or (nodes & 1023 == 0 and stop[0]):
+            if (max_nodes > 0 and nodes > max_nodes) or ((nodes & _STOP_MASK) == 0 and stop[0] != 0):
                 stats[0] += nodes
                 return ESTIMATE_ABORTED
             card = moves[ply, i]
@@ -2165,7 +2170,7 @@ def match_search(root, needs0, tricks, root_moves, n_root,
         if i < n_moves[ply]:
             move_index[ply] = i + 1
             nodes += 1
-            if (max_nodes > 0 and nodes > max_nodes) or (nodes & 1023 == 0 and stop[0]):
+            if (max_nodes > 0 and nodes > max_nodes) or ((nodes & _STOP_MASK) == 0 and stop[0] != 0):
                 stats[0] += nodes
                 return MATCH_ABORTED
             card = moves[ply, i]
