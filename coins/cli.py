@@ -8,8 +8,10 @@ Cups.Coins.Swords.Clubs, the leader, the trick on the table, points taken).
 from __future__ import annotations
 
 import argparse
+import errno
 import inspect
 import json
+import os
 import sys
 
 from rich.console import Console
@@ -21,12 +23,29 @@ from . import analysis_commands, api, batch_commands, options, play_commands, re
 from .notice import compile_notice
 from .status import search_status
 
+OUTPUT_FAILED = 74  # sysexits.h EX_IOERR: a full disk, a closed pipe, a file that cannot be written
+
+
+def _broken_pipe(console: Console) -> None:
+    """rich's ``Console.on_broken_pipe``: the BrokenPipeError goes on to ``main``, which
+    reports it as any output it cannot write (rich's own exits with status 1, silently)."""
+    raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
+Console.on_broken_pipe = _broken_pipe
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error on one line (exit status 2)."""
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+    def _print_message(self, message, file=None):
+        """Write ``--help`` and the like, letting a failed write through to ``main``
+        (argparse's own drops it, and the help is lost with exit status 0)."""
+        if message:
+            (file or sys.stderr).write(message)
 
 
 def solve_command(args: argparse.Namespace) -> None:
@@ -120,11 +139,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 for bad input)."""
-    parser = build_parser()
+    """Run the command line; returns the exit status (README, "Exit status")."""
+    try:
+        try:
+            return _run(build_parser(), argv)
+        finally:  # now, not at exit: a full disk or a closed pipe is caught below
+            sys.stdout.flush()
+    except OSError as error:  # the output (or a file) could not be written
+        if error.filename is None:  # standard output: the interpreter's flush at exit would fail again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        where = error.filename or "the output"
+        print(f"coins: error: cannot write {where}: {error.strerror or error}", file=sys.stderr)
+        return OUTPUT_FAILED
+
+
+def _run(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
     try:
         args = parser.parse_args(argv)
-    except SystemExit as stop:  # argparse: --help (0) or a usage error (2)
+    except SystemExit as stop:  # argparse: --help or --version (0) or a usage error (2)
         return stop.code
     try:
         if hasattr(args, "check"):  # the command's checks of several arguments at once
