@@ -12,7 +12,10 @@ import errno
 import inspect
 import json
 import os
+import re
 import sys
+from importlib import metadata
+from pathlib import Path
 
 from rich.console import Console
 
@@ -82,8 +85,20 @@ def deal_command(args: argparse.Namespace) -> None:
     print(api.deal_position(args))
 
 
+def version() -> str:
+    """The installed package's version; run from a source tree that is not installed,
+    pyproject.toml's, marked so (an installed copy elsewhere may differ)."""
+    try:
+        return metadata.version("coins-solver")
+    except metadata.PackageNotFoundError:
+        pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+        found = pyproject.is_file() and re.search(r'^version = "(.+)"', pyproject.read_text(), re.M)
+        return f"{found[1]} (source tree, not installed)" if found else "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="coins", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
 
     def add(name: str, function) -> argparse.ArgumentParser:

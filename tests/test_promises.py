@@ -15,12 +15,14 @@ import signal
 import socket
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from coins import cli
 from coins.cli import OUTPUT_FAILED
 
 REPO = Path(__file__).resolve().parents[1]
@@ -110,3 +112,20 @@ def test_serve_on_a_taken_port_says_so_before_the_address():
     free = int(line.split("--port ")[1].split(",")[0])
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", free))  # the port it names was free
+
+
+# ----- coins --version -------------------------------------------------------------------
+
+
+def test_version_is_the_installed_package_s():
+    done = run_coins("--version")
+    assert done.returncode == 0 and done.stdout == f"coins {metadata.version('coins-solver')}\n"
+
+
+def test_version_from_a_source_tree_that_is_not_installed(monkeypatch):
+    def not_installed(name):
+        raise metadata.PackageNotFoundError(name)
+
+    installed = metadata.version("coins-solver")  # this tree's, installed with pip -e
+    monkeypatch.setattr(metadata, "version", not_installed)
+    assert cli.version() == f"{installed} (source tree, not installed)"
