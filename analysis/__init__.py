@@ -33,7 +33,7 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   constrained random endings (``coins study``).
 """
 
-from ._common import preferred_card
+from ._common import Interrupted, preferred_card
 from ._common import runs as equivalent_cards
 from .arena import duplicate, matches
 from .estimate import Estimate, estimate
@@ -65,6 +65,7 @@ __all__ = [
     "GraphvizMissing",
     "Hint",
     "HintEntry",
+    "Interrupted",
     "MoveReview",
     "Review",
     "SeatSummary",

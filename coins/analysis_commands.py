@@ -60,6 +60,8 @@ def analyze_command(args: argparse.Namespace) -> None:
         print(json.dumps(result.to_json()))
     else:
         Console().print(analysis_report(result))
+    if result.interrupted:
+        raise KeyboardInterrupt  # after the decisions finished: exit status 130
 
 
 def review_command(args: argparse.Namespace) -> None:

@@ -10,6 +10,7 @@ guessed time, so a busy machine changes how long a test takes, not its verdict.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 
 from coins import cli
 from coins.cli import OUTPUT_FAILED
+from solver import Position
 
 REPO = Path(__file__).resolve().parents[1]
 ENDING = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"
@@ -35,7 +37,7 @@ def run_coins(*argv, stdout=subprocess.PIPE, **options) -> subprocess.CompletedP
     return subprocess.run(
         [sys.executable, "-m", "coins", *argv], stdout=stdout, stderr=subprocess.PIPE, text=True,
         cwd=REPO, env=dict(os.environ, NO_COLOR="1"), timeout=300, **options,
-    )  # fmt: skip
+    )
 
 
 def one_error_line(stderr: str) -> str:
@@ -90,7 +92,7 @@ def test_a_study_whose_output_fails_keeps_its_files(tmp_path):
     out = tmp_path / "study.jsonl"
     with open("/dev/full", "w") as full:
         done = run_coins("study", "--count", "3", "--cards", "2", "--workers", "1", "--quiet",
-                         "--out", str(out), stdout=full)  # fmt: skip
+                         "--out", str(out), stdout=full)
     assert one_error_line(done.stderr).startswith("coins: error: cannot write the output")
     assert done.returncode == OUTPUT_FAILED
     assert len(out.read_text().splitlines()) == 3
@@ -129,3 +131,90 @@ def test_version_from_a_source_tree_that_is_not_installed(monkeypatch):
     installed = metadata.version("coins-solver")  # this tree's, installed with pip -e
     monkeypatch.setattr(metadata, "version", not_installed)
     assert cli.version() == f"{installed} (source tree, not installed)"
+
+
+# ----- Ctrl-C keeps what was done --------------------------------------------------------
+
+
+def interrupted(argv, after: str, count: int = 1) -> subprocess.CompletedProcess:
+    """``coins ARGV`` in a child process in which ``after`` (a dotted name) says "done"
+    on stderr each time it returns; Ctrl-C once it has said so ``count`` times."""
+    owner, _, name = after.rpartition(".")
+    script = "\n".join([
+        "import pkgutil, sys",
+        f"owner = pkgutil.resolve_name({owner!r})",
+        f"original = getattr(owner, {name!r})",
+        "def said(*args, **kwargs):",
+        "    result = original(*args, **kwargs)",
+        "    print('done', file=sys.stderr, flush=True)",
+        "    return result",
+        f"setattr(owner, {name!r}, said)",
+        "from coins.cli import main",
+        f"sys.exit(main({list(argv)!r}))",
+    ])
+    process = subprocess.Popen(
+        [sys.executable, "-c", script], cwd=REPO, env=dict(os.environ, NO_COLOR="1"),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    said = 0
+    while said < count:
+        line = process.stderr.readline()
+        assert line, f"the child ended before Ctrl-C: {process.communicate()}"
+        said += line == "done\n"
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=300)
+    return subprocess.CompletedProcess(argv, process.returncode, stdout, stderr)
+
+
+def test_ctrl_c_in_hint_prints_the_ranking_so_far():
+    """The deals valued by then are ranked and shown (before, nothing reached stdout)."""
+    done = interrupted(["hint", VIEW, "--time-limit", "0", "--samples", "10000"],
+                       "analysis.hint._contenders", count=3)  # three batches of deals
+    assert done.returncode == 130 and one_error_line(done.stderr) == "coins: interrupted"
+    assert done.stdout.startswith(f"View {VIEW}")
+    drawn = int(done.stdout.split(" drawn,")[0].rsplit("(", 1)[1])
+    assert 6 <= drawn < 10000
+    assert f"Stopped by Ctrl-C: the ranking is of the {drawn} deals" in " ".join(done.stdout.split())
+
+
+def test_ctrl_c_in_hint_json_is_the_ranking_so_far():
+    done = interrupted(["hint", VIEW, "--time-limit", "0", "--samples", "10000", "--json"],
+                       "analysis.hint._contenders")
+    got = json.loads(done.stdout)
+    assert done.returncode == 130 and got["interrupted"] is True
+    assert 2 <= got["samples"] < 10000 and len(got["cards"]) == 16
+
+
+@pytest.mark.parametrize("how, after", [
+    (["--hands", "100000"], "solver.match.Hand.play"),
+    (["--target", "15", "--matches", "100000"], "solver.match.Match.play"),
+], ids=["duplicate", "matches"])
+def test_ctrl_c_in_match_prints_the_deals_played(how, after):
+    """After two whole deals (or seeds) and some of a third: the scores of the whole ones."""
+    done = interrupted(["match", "--seats", "pimc", "greedy", "random", "--pimc-samples", "4",
+                        "--seed", "3", *how, "--json"], after, count=7)
+    got = json.loads(done.stdout)
+    assert done.returncode == 130 and one_error_line(done.stderr) == "coins: interrupted"
+    assert got["interrupted"] is True and 2 <= got["deals"] < 10000
+    assert [score["hands"] for score in got["scores"]] == [got["hands"]] * 3
+    text = interrupted(["match", "--seats", "greedy", "random", "random", *how], after, count=7)
+    assert text.returncode == 130
+    assert "stopped by Ctrl-C: the" in " ".join(text.stdout.split())
+
+
+def test_ctrl_c_in_analyze_prints_the_decisions_finished_and_exits_130():
+    """(It printed them, then exited 0 as if the analysis were whole.)"""
+    done = interrupted(["analyze", str(Position.random(5, 9)), "--json"],
+                       "analysis.report._decision", count=2)
+    got = json.loads(done.stdout)
+    assert done.returncode == 130 and one_error_line(done.stderr) == "coins: interrupted"
+    assert got["interrupted"] is True and got["complete"] is False
+    assert len(got["decisions"]) >= 2
+
+
+def test_ctrl_c_in_play_prints_the_score():
+    done = interrupted(["play", "--seed", "4", "--bots", "greedy", "greedy"],
+                       "coins.game.TerminalGame.hand_started")
+    assert done.returncode == 130 and one_error_line(done.stderr) == "coins: interrupted"
+    assert done.stdout.splitlines()[-1].startswith("Stopped (Ctrl-C). Score you 0, ")
