@@ -21,6 +21,7 @@ from rich.console import Console
 
 from solver import CoinsError
 from solver.cards import HAND_SIZE
+from solver.errors import cut_quotes
 
 from . import analysis_commands, api, batch_commands, options, play_commands, render, web
 from .notice import compile_notice
@@ -42,7 +43,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error on one line (exit status 2)."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+        self.exit(2, f"{self.prog}: error: {cut_quotes(message)}; see {self.prog} --help\n")
 
     def _print_message(self, message, file=None):
         """Write ``--help`` and the like, letting a failed write through to ``main``
@@ -92,7 +93,8 @@ def version() -> str:
         return metadata.version("coins-solver")
     except metadata.PackageNotFoundError:
         pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
-        found = pyproject.is_file() and re.search(r'^version = "(.+)"', pyproject.read_text(), re.M)
+        text = pyproject.read_text() if pyproject.is_file() else ""
+        found = re.search(r'^version = "(.+)"', text, re.MULTILINE)
         return f"{found[1]} (source tree, not installed)" if found else "unknown (not installed)"
 
 
@@ -161,14 +163,15 @@ def main(argv: list[str] | None = None) -> int:
         finally:  # now, not at exit: a full disk or a closed pipe is caught below
             sys.stdout.flush()
     except OSError as error:  # the output (or a file) could not be written
-        if error.filename is None:  # standard output: the interpreter's flush at exit would fail again
+        if error.filename is None:  # standard output, which the flush at exit would try again
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        where = error.filename or "the output"
-        print(f"coins: error: cannot write {where}: {error.strerror or error}", file=sys.stderr)
+        what = error.filename or "cannot write the output"
+        print(f"coins: error: {what}: {error.strerror or error}", file=sys.stderr)
         return OUTPUT_FAILED
 
 
 def _run(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
+    """Read ``argv`` and run its command: bad input and Ctrl-C end in one line."""
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # argparse: --help or --version (0) or a usage error (2)
