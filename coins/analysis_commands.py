@@ -170,6 +170,7 @@ def register(add) -> None:
              f"at most {MOST_POSITIONS:,})",
     )  # fmt: skip
     options.add_limits(graph_parser, "the solver")
+    options.add_force(graph_parser, "the graph", lambda args: [args.out])
 
 
 # ----- rendering --------------------------------------------------------------------------

@@ -78,6 +78,13 @@ def solve_command(args: argparse.Namespace) -> None:
         raise KeyboardInterrupt  # after the report: exit status 130
 
 
+def _check_seat(args: argparse.Namespace) -> None:
+    """Refuse --seat where it would be ignored: max^n values are every seat's at once."""
+    if args.seat is not None and args.mode == "maxn":
+        raise CoinsError("--seat picks the one seat whose guaranteed value is solved, and --mode "
+                         "maxn solves none: use --mode both, or leave --seat out")
+
+
 def deal_command(args: argparse.Namespace) -> None:
     """Print a random position: a full deal, or with --cards K a K-card-per-hand ending.
 
@@ -129,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     options.add_limits(solve_parser, "")
     options.add_match(solve_parser, "also solve the position")
+    options.add_check(solve_parser, _check_seat)
     solve_parser.add_argument(
         "--memory", type=options.megabytes, metavar="MIB",
         help="a fixed transposition table of MIB MiB for the guaranteed values (default: "

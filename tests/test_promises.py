@@ -26,17 +26,18 @@ from hypothesis import strategies as st
 from coins import cli
 from coins.cli import OUTPUT_FAILED
 from solver import Position
+from solver.errors import cut_quotes
 
 REPO = Path(__file__).resolve().parents[1]
 ENDING = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"
 VIEW = "876.J8.ANJ864.A8542 ? ? 0 -"
 
 
-def run_coins(*argv, stdout=subprocess.PIPE, **options) -> subprocess.CompletedProcess:
+def run_coins(*argv, stdout=subprocess.PIPE, cwd=REPO, **options) -> subprocess.CompletedProcess:
     """``python -m coins ARGV`` in a child process."""
     return subprocess.run(
         [sys.executable, "-m", "coins", *argv], stdout=stdout, stderr=subprocess.PIPE, text=True,
-        cwd=REPO, env=dict(os.environ, NO_COLOR="1"), timeout=300, **options,
+        cwd=cwd, env=dict(os.environ, NO_COLOR="1"), timeout=300, **options,
     )
 
 
@@ -110,7 +111,7 @@ def test_serve_on_a_taken_port_says_so_before_the_address():
         done = run_coins("serve", "--port", str(port))
     assert done.returncode == 2 and done.stdout == ""  # no address of a board that never came
     line = one_error_line(done.stderr)
-    assert line.startswith(f"coins: error: port {port} on 127.0.0.1 is taken")
+    assert line.startswith(f"coins: error: cannot serve on port {port} of 127.0.0.1 (Address")
     free = int(line.split("--port ")[1].split(",")[0])
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", free))  # the port it names was free
@@ -218,3 +219,60 @@ def test_ctrl_c_in_play_prints_the_score():
                        "coins.game.TerminalGame.hand_started")
     assert done.returncode == 130 and one_error_line(done.stderr) == "coins: interrupted"
     assert done.stdout.splitlines()[-1].startswith("Stopped (Ctrl-C). Score you 0, ")
+
+
+# ----- no silent surprises ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "J9.J4..52 " * 10_000],  # a 100 KB position
+    ["solve", ENDING.replace(" -", " " + "Q" * 100_000)],
+    ["hint", "x" * 100_000],
+    ["solve", ENDING, "--mode", "m" * 100_000],  # argparse's own message
+], ids=["position", "trick card", "view", "choice"])
+def test_an_error_cuts_the_long_input_it_quotes(argv):
+    done = run_coins(*argv)
+    line = one_error_line(done.stderr)
+    assert done.returncode == 2 and line.startswith("coins") and ": error: " in line
+    assert len(line) < 300 and ("...'" in line or '..."' in line)
+
+
+def test_cut_quotes_leaves_apostrophes_and_short_quotes_alone():
+    prose = "the mover's card " + "is bad " * 20 + "in 'AO'"
+    assert cut_quotes(prose) == prose
+    long = "x" * 200
+    assert cut_quotes(f"not {long!r} nor \"{long}\"") == f"not '{long[:80]}...' nor \"{long[:80]}...\""
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["solve", ENDING, "--seat", "1", "--mode", "maxn"], "--seat picks the one seat"),
+    (["batch", "-", "--out", "OUT", "--seed", "3"], "--seed is for the random endings"),
+    (["batch", "-", "--out", "OUT", "--cards", "4", "--leader", "0"],
+     "--cards, --leader are for the random endings"),
+], ids=["solve seat maxn", "batch seed", "batch cards leader"])
+def test_contradictory_options_are_refused_before_any_work(argv, says, tmp_path):
+    """(--seat was ignored, and the batch read its input as if --random N were not missing.)"""
+    out = tmp_path / "out.jsonl"
+    done = run_coins(*[str(out) if word == "OUT" else word for word in argv], input=ENDING)
+    assert done.returncode == 2 and done.stdout == "" and not out.exists()
+    assert one_error_line(done.stderr).startswith(f"coins: error: {says}")
+
+
+@pytest.mark.parametrize("argv, made", [
+    (["graph", ENDING, "--out", "g.json"], ["g.json"]),
+    (["study", "--count", "2", "--cards", "2", "--workers", "1", "--quiet", "--out", "s.jsonl",
+      "--json", "s.json", "--csv", "s"], ["s.json", "s-seats.csv", "s-cards.csv"]),
+], ids=["graph", "study"])
+def test_an_existing_file_is_replaced_only_with_force(argv, made, tmp_path):
+    """(Both replaced whatever file was there.)"""
+    for name in made:
+        (tmp_path / name).write_text("mine\n")
+    refused = run_coins(*argv, cwd=tmp_path)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert one_error_line(refused.stderr) == (
+        f"coins: error: {', '.join(made)} exist{'s' if len(made) == 1 else ''} already: give "
+        "--force to replace")
+    assert all((tmp_path / name).read_text() == "mine\n" for name in made)
+    replaced = run_coins(*argv, "--force", cwd=tmp_path)
+    assert replaced.returncode == 0, replaced.stderr
+    assert all((tmp_path / name).read_text() != "mine\n" for name in made)

@@ -49,8 +49,9 @@ def serve_command(args: argparse.Namespace) -> None:
 
 
 def check_port(port: int) -> None:
-    """Refuse a port another program holds, before the board's address is printed
-    (uvicorn would say so only after it, and exit 3), naming one free now."""
+    """Refuse a port that cannot be served on (another program holds it) before the
+    board's address is printed (uvicorn would say so only after it, and exit 3),
+    naming one that is free now."""
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
         try:
@@ -58,8 +59,8 @@ def check_port(port: int) -> None:
             return
         except OSError as error:
             probe.bind((HOST, 0))
-            raise CoinsError(f"port {port} on {HOST} is taken ({error.strerror}): try "
-                             f"--port {probe.getsockname()[1]}, free now") from None
+            raise CoinsError(f"cannot serve on port {port} of {HOST} ({error.strerror}): try "
+                             f"--port {probe.getsockname()[1]}, which is free now") from None
 
 
 def register(add) -> None:
