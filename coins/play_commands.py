@@ -56,7 +56,8 @@ def hint_command(args: argparse.Namespace) -> None:
     ones; cards within the noise of the best are marked tied. With --target
     (and --scores) the cards are ranked by the chance of winning the match
     (RULES.md), every seat in each deal playing for it, and their mean
-    points are shown beside.
+    points are shown beside. Ctrl-C ranks the cards on the deals valued by
+    then.
     """
     compile_notice()
     answer = api.hint_view(args)
@@ -127,6 +128,9 @@ def match_command(args: argparse.Namespace) -> None:
     playouts for points, and in a match by the learned evaluation for the
     chance of winning it), pimc-points (the learned evaluation for points,
     whatever the score: pimc's match play, without the match).
+
+    Ctrl-C prints the results of the deals (or match seeds) played in every
+    seating by then.
     """
     options = {"samples": args.pimc_samples, "time_limit": args.pimc_time_limit}
     if args.target is None:
@@ -237,7 +241,7 @@ def play_command(args: argparse.Namespace) -> None:
     notation (AO, 7s, ...). hint or ? ranks your cards from what you can see
     (the other hands hidden; as coins hint does, here --hint-samples deals in
     at most --hint-time-limit seconds); --hints shows that at every turn; quit
-    leaves. After each trick the game says who won it and the Coins it took,
+    (or Ctrl-C) leaves, showing the score. After each trick the game says who won it and the Coins it took,
     after each hand the hand's points and the match score. The match ends the
     moment a seat reaches --target points (default 15), mid-hand too; one
     seat only can get there first (only a trick's winner scores), and it wins.

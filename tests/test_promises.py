@@ -59,6 +59,7 @@ WRITERS = [
     ["hint", VIEW, "--samples", "4", "--seed", "1"],
     ["match", "--hands", "1", "--seats", "greedy", "random", "random", "--seed", "1"],
     ["--help"],
+    ["--version"],
     ["solve", "--help"],
 ]
 
@@ -139,7 +140,8 @@ def test_version_from_a_source_tree_that_is_not_installed(monkeypatch):
 
 def interrupted(argv, after: str, count: int = 1) -> subprocess.CompletedProcess:
     """``coins ARGV`` in a child process in which ``after`` (a dotted name) says "done"
-    on stderr each time it returns; Ctrl-C once it has said so ``count`` times."""
+    on stderr each time it returns; Ctrl-C once it has said so ``count`` times. Its
+    standard input stays open and silent (coins play waits for a card)."""
     owner, _, name = after.rpartition(".")
     script = "\n".join([
         "import pkgutil, sys",
@@ -155,7 +157,7 @@ def interrupted(argv, after: str, count: int = 1) -> subprocess.CompletedProcess
     ])
     process = subprocess.Popen(
         [sys.executable, "-c", script], cwd=REPO, env=dict(os.environ, NO_COLOR="1"),
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     said = 0
@@ -205,9 +207,10 @@ def test_ctrl_c_in_match_prints_the_deals_played(how, after):
 
 
 def test_ctrl_c_in_analyze_prints_the_decisions_finished_and_exits_130():
-    """(It printed them, then exited 0 as if the analysis were whole.)"""
-    done = interrupted(["analyze", str(Position.random(5, 9)), "--json"],
-                       "analysis.report._decision", count=2)
+    """(It printed them, then exited 0 as if the analysis were whole.) Ctrl-C after the
+    third decision may land before it is kept, never before the second."""
+    done = interrupted(["analyze", str(Position.random(5)), "--json"],  # a second a decision
+                       "analysis.report._decision", count=3)
     got = json.loads(done.stdout)
     assert done.returncode == 130 and one_error_line(done.stderr) == "coins: interrupted"
     assert got["interrupted"] is True and got["complete"] is False
@@ -215,6 +218,7 @@ def test_ctrl_c_in_analyze_prints_the_decisions_finished_and_exits_130():
 
 
 def test_ctrl_c_in_play_prints_the_score():
+    """At the user's first turn (no trick done: every score 0)."""
     done = interrupted(["play", "--seed", "4", "--bots", "greedy", "greedy"],
                        "coins.game.TerminalGame.hand_started")
     assert done.returncode == 130 and one_error_line(done.stderr) == "coins: interrupted"
