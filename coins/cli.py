@@ -27,7 +27,7 @@ from . import analysis_commands, api, batch_commands, options, play_commands, re
 from .notice import compile_notice
 from .status import search_status
 
-OUTPUT_FAILED = 74  # sysexits.h EX_IOERR: a full disk, a closed pipe, a file that cannot be written
+OUTPUT_FAILED = 74  # sysexits.h EX_IOERR: standard output failed (a full disk, a closed pipe)
 
 
 def _broken_pipe(console: Console) -> None:
