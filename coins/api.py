@@ -186,7 +186,7 @@ def hint_view(args: argparse.Namespace) -> HintAnswer:
     """``coins hint``; with ``--target`` the cards are ranked by the chance of
     winning the match, their points beside. Stopped by Ctrl-C, it returns the
     ranking of the deals valued so far, ``interrupted`` set, without the open-hand
-    values (a search of its own)."""
+    values (a search of its own, which Ctrl-C may stop too)."""
     record = read_view(_text(args.view))
     match = options.match_state(args)
     try:
@@ -195,7 +195,11 @@ def hint_view(args: argparse.Namespace) -> HintAnswer:
                       points=True)  # fmt: skip
     except Interrupted as stop:
         return HintAnswer(record, stop.result, None)
-    return HintAnswer(record, result, _open_hand_values(record, args.mode, match))
+    try:
+        return HintAnswer(record, result, _open_hand_values(record, args.mode, match))
+    except KeyboardInterrupt:
+        result.interrupted = True
+        return HintAnswer(record, result, None)
 
 
 def _open_hand_values(record: Record, mode: str, match: MatchState | None

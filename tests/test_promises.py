@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coins import cli
+from coins import api, cli
 from coins.cli import OUTPUT_FAILED
 from solver import Position
 from solver.errors import cut_quotes
@@ -280,3 +280,19 @@ def test_an_existing_file_is_replaced_only_with_force(argv, made, tmp_path):
     replaced = run_coins(*argv, "--force", cwd=tmp_path)
     assert replaced.returncode == 0, replaced.stderr
     assert all((tmp_path / name).read_text() != "mine\n" for name in made)
+
+
+def test_ctrl_c_in_hint_s_open_hand_values_keeps_the_ranking(monkeypatch, capsys):
+    """A full position of few cards gets its open-hand values after the ranking;
+    Ctrl-C there leaves them out and keeps the ranking."""
+
+    def stopped(*arguments):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(api, "_open_hand_values", stopped)
+    status = cli.main(["hint", ENDING, "--samples", "4", "--seed", "1", "--json"])
+    out, err = capsys.readouterr()
+    got = json.loads(out)
+    assert status == 130 and err.splitlines()[-1] == "coins: interrupted"
+    assert got["interrupted"] is True and got["samples"] == 4
+    assert all("open_hand" not in card for card in got["cards"])
