@@ -27,6 +27,10 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   for ``solver.match`` that use only what their seat sees.
 - ``duplicate(bots, hands, seed)`` / ``matches(bots, count, target, seed)``: bots
   against each other, seats rotated and deals repeated, with 95% intervals.
+- Ctrl-C stops ``hint``, ``duplicate`` and ``matches`` with ``Interrupted``, a
+  KeyboardInterrupt whose ``result`` is what they finished (``analyze`` and
+  ``decision_graph`` raise their own, ``AnalysisInterrupted`` and
+  ``GraphInterrupted``).
 - ``run_batch(items, out, options)``: many positions solved on several
   processes (or a Dask cluster), appended as JSON lines, resumable;
   ``StudySpec``, ``study_lines`` and ``aggregate`` make and summarise
