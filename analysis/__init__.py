@@ -27,13 +27,17 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   for ``solver.match`` that use only what their seat sees.
 - ``duplicate(bots, hands, seed)`` / ``matches(bots, count, target, seed)``: bots
   against each other, seats rotated and deals repeated, with 95% intervals.
+- Ctrl-C stops ``hint``, ``duplicate`` and ``matches`` with ``Interrupted``, a
+  KeyboardInterrupt whose ``result`` is what they finished (``analyze`` and
+  ``decision_graph`` raise their own, ``AnalysisInterrupted`` and
+  ``GraphInterrupted``).
 - ``run_batch(items, out, options)``: many positions solved on several
   processes (or a Dask cluster), appended as JSON lines, resumable;
   ``StudySpec``, ``study_lines`` and ``aggregate`` make and summarise
   constrained random endings (``coins study``).
 """
 
-from ._common import preferred_card
+from ._common import Interrupted, preferred_card
 from ._common import runs as equivalent_cards
 from .arena import duplicate, matches
 from .estimate import Estimate, estimate
@@ -65,6 +69,7 @@ __all__ = [
     "GraphvizMissing",
     "Hint",
     "HintEntry",
+    "Interrupted",
     "MoveReview",
     "Review",
     "SeatSummary",

@@ -18,6 +18,17 @@ from solver import SolveResult
 from solver.record import Record
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a long run (a hint, duplicate hands, matches); ``result`` holds
+    what it finished, its ``interrupted`` set. A KeyboardInterrupt, as
+    ``solver.SolveInterrupted``: code that does not look for it (a bot in a
+    match) still stops."""
+
+    def __init__(self, result):
+        super().__init__("interrupted")
+        self.result = result
+
+
 class BudgetSpent(Exception):
     """A solver call came back inexact: the node or time budget is used up."""
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from solver import CoinsError, checks
 from solver.match import Hand, Match, MatchResult, MatchState, check_target
 
+from ._common import Interrupted
 from .bots import make_bot
 
 Z95 = 1.959964
@@ -60,7 +61,9 @@ class BotScore:
 
 @dataclass
 class DuplicateResult:
-    """The bots' scores (in the order given), deals and hands played, the seed."""
+    """The bots' scores (in the order given), deals and hands played, the seed;
+    ``interrupted``: Ctrl-C stopped the run, and these are the deals played in
+    every seating by then."""
 
     bots: list[str]
     scores: list[BotScore]
@@ -69,6 +72,7 @@ class DuplicateResult:
     seed: int
     seconds: float
     per_deal: list[list[float]] = field(default_factory=list)
+    interrupted: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -77,6 +81,7 @@ class DuplicateResult:
             "hands": self.hands,
             "seed": self.seed,
             "seconds": round(self.seconds, 3),
+            "interrupted": self.interrupted,
             "scores": [s.to_json() for s in self.scores],
         }
 
@@ -149,6 +154,16 @@ def _check_count(count, what: str) -> None:
     checks.whole_number(count, f"the number of {what}", 1, MAX_DEALS)
 
 
+def _finished(*per_bot: list[list]) -> list[list]:
+    """After Ctrl-C: each bot's list cut to the deals (or seeds) every bot has, so
+    that the scores are of whole deals, played in every seating; a plain
+    KeyboardInterrupt when there is none."""
+    done = min(len(values) for bots in per_bot for values in bots)
+    if not done:
+        raise KeyboardInterrupt
+    return [[values[:done] for values in bots] for bots in per_bot]
+
+
 def duplicate(
     bots: Sequence[str],
     deals: int,
@@ -161,7 +176,9 @@ def duplicate(
     """Play ``deals`` deals, each once per rotation of the three ``bots`` (names:
     random, greedy, pimc, pimc-points; ``options`` go to the pimc bots). ``players``: three players
     of your own instead, ``bots`` then only their labels (to compare variants
-    of one bot). ``progress(done, total)`` is called after each hand."""
+    of one bot). ``progress(done, total)`` is called after each hand. Ctrl-C
+    raises ``Interrupted`` holding the result of the deals played in every
+    seating by then."""
     players = _players(bots, options, players)
     _check_count(deals, "deals")
     seed = random.randrange(2**32) if seed is None else checks.seed(seed)
@@ -170,25 +187,34 @@ def duplicate(
     start = time.perf_counter()
     total = deals * 3
     done = 0
-    for _ in range(deals):
-        deal_seed = master.getrandbits(64)
-        dealer = master.randrange(3)
-        points = [0.0] * 3
-        for seating in SEATINGS:
-            result = Hand([players[b] for b in seating], dealer, seed=deal_seed).play()
-            for seat, b in enumerate(seating):
-                points[b] += result.points[seat]
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        for b in range(3):
-            per_deal[b].append(points[b] / 3)
+    interrupted = False
+    try:
+        for _ in range(deals):
+            deal_seed = master.getrandbits(64)
+            dealer = master.randrange(3)
+            points = [0.0] * 3
+            for seating in SEATINGS:
+                result = Hand([players[b] for b in seating], dealer, seed=deal_seed).play()
+                for seat, b in enumerate(seating):
+                    points[b] += result.points[seat]
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+            for b in range(3):
+                per_deal[b].append(points[b] / 3)
+    except KeyboardInterrupt:
+        interrupted = True
+        (per_deal,) = _finished(per_deal)
+    played = len(per_deal[0])
     scores = [
-        BotScore(name, *mean_and_half_width(per_deal[b]), deals * 3, players[b].seconds_per_move)
+        BotScore(name, *mean_and_half_width(per_deal[b]), played * 3, players[b].seconds_per_move)
         for b, name in enumerate(bots)
     ]
-    return DuplicateResult(list(bots), scores, deals, total, seed, time.perf_counter() - start,
-                           per_deal)  # fmt: skip
+    outcome = DuplicateResult(list(bots), scores, played, played * 3, seed,
+                              time.perf_counter() - start, per_deal, interrupted)
+    if interrupted:
+        raise Interrupted(outcome)
+    return outcome
 
 
 @dataclass
@@ -229,7 +255,8 @@ class MatchesResult:
     ``target``: ``deals`` match seeds, each played once per seating. ``played``
     holds (seating, ``MatchResult``) for every match, seed by seed; seat s held
     bot ``seating[s]``. ``start_scores``: the scores every match started from,
-    or None when each seed drew its own."""
+    or None when each seed drew its own. ``interrupted``: Ctrl-C stopped the run, and
+    these are the seeds played in every seating by then."""
 
     bots: list[str]
     scores: list[MatchScore]
@@ -241,6 +268,7 @@ class MatchesResult:
     seconds: float
     played: list[tuple[tuple[int, int, int], MatchResult]] = field(default_factory=list)
     start_scores: tuple[int, int, int] | None = (0, 0, 0)
+    interrupted: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -252,6 +280,7 @@ class MatchesResult:
             "hands": self.hands,
             "seed": self.seed,
             "seconds": round(self.seconds, 3),
+            "interrupted": self.interrupted,
             "scores": [s.to_json() for s in self.scores],
         }
 
@@ -270,7 +299,9 @@ def matches(
     ``bots`` (3 x ``count`` matches; ``options`` go to pimc). ``start_scores``:
     the scores of seats 0, 1, 2 before the first hand, or a function that
     draws them for each seed from the random stream it is given.
-    ``progress(done, total)`` is called after each match."""
+    ``progress(done, total)`` is called after each match. Ctrl-C raises
+    ``Interrupted`` holding the result of the seeds played in every seating
+    by then."""
     players = _players(bots, options)
     _check_count(count, "matches")
     check_target(target)
@@ -281,24 +312,31 @@ def matches(
     won_share = [[] for _ in bots]
     per_hand = [[] for _ in bots]
     start = time.perf_counter()
-    for _ in range(count):
-        match_seed = master.getrandbits(64)
-        first_dealer = master.randrange(3)
-        starting = fixed or MatchState(target, tuple(start_scores(master))).scores
-        wins, points, hands = [0] * 3, [0] * 3, 0
-        for seating in SEATINGS:
-            result = Match([players[b] for b in seating], target, first_dealer,
-                           seed=match_seed, start_scores=starting).play()  # fmt: skip
-            played.append((seating, result))
-            wins[seating[result.winner]] += 1
-            for seat, b in enumerate(seating):
-                points[b] += result.scores[seat] - starting[seat]
-            hands += result.number_of_hands
-            if progress is not None:
-                progress(len(played), count * 3)
-        for b in range(3):
-            won_share[b].append(wins[b] / 3)
-            per_hand[b].append(points[b] / hands)
+    interrupted = False
+    try:
+        for _ in range(count):
+            match_seed = master.getrandbits(64)
+            first_dealer = master.randrange(3)
+            starting = fixed or MatchState(target, tuple(start_scores(master))).scores
+            wins, points, hands = [0] * 3, [0] * 3, 0
+            for seating in SEATINGS:
+                result = Match([players[b] for b in seating], target, first_dealer,
+                               seed=match_seed, start_scores=starting).play()  # fmt: skip
+                played.append((seating, result))
+                wins[seating[result.winner]] += 1
+                for seat, b in enumerate(seating):
+                    points[b] += result.scores[seat] - starting[seat]
+                hands += result.number_of_hands
+                if progress is not None:
+                    progress(len(played), count * 3)
+            for b in range(3):
+                won_share[b].append(wins[b] / 3)
+                per_hand[b].append(points[b] / hands)
+    except KeyboardInterrupt:
+        interrupted = True
+        won_share, per_hand = _finished(won_share, per_hand)
+        count = len(won_share[0])
+        played = played[: count * 3]
     total_hands = sum(result.number_of_hands for _, result in played)
     scores = [
         MatchScore(
@@ -312,8 +350,11 @@ def matches(
         )
         for b, name in enumerate(bots)
     ]
-    return MatchesResult(list(bots), scores, target, count, len(played), total_hands, seed,
-                         time.perf_counter() - start, played, fixed)  # fmt: skip
+    outcome = MatchesResult(list(bots), scores, target, count, len(played), total_hands, seed,
+                            time.perf_counter() - start, played, fixed, interrupted)
+    if interrupted:
+        raise Interrupted(outcome)
+    return outcome
 
 
 def _share_interval(shares: list[float]) -> tuple[float, tuple[float, float] | None]:

@@ -67,6 +67,7 @@ from solver.sampling import ViewSampler, resample_position
 from solver.threads import on_threads
 from solver.winning import card_chances
 
+from ._common import Interrupted
 from .inference import DEFAULT_TREMBLE, deal_weights, hidden_plays
 from .playout import play_until
 
@@ -140,11 +141,13 @@ class Hint(list):
     ``seat``, ``samples`` (deals drawn), ``exact`` (how many were valued
     exactly), ``mode``, ``evaluation``, ``sampler``, ``effective`` (the
     effective sample size of the weighted deals: ``samples`` when every deal
-    weighs the same), ``seconds``, and the ``match`` it played for (or None)."""
+    weighs the same), ``seconds``, the ``match`` it played for (or None), and
+    ``interrupted``: Ctrl-C stopped it, the entries are of the deals valued by then."""
 
     def __init__(self, entries, *, seat, samples, exact, mode, seconds, sampler="uniform",
-                 effective=None, evaluation=DEFAULT_EVALUATION, match=None):  # fmt: skip
+                 effective=None, evaluation=DEFAULT_EVALUATION, match=None, interrupted=False):
         super().__init__(entries)
+        self.interrupted = interrupted
         self.match = match
         self.sampler = sampler
         self.evaluation = evaluation
@@ -174,6 +177,7 @@ class Hint(list):
             "effective_samples": round(self.effective, 3),
             "exact_samples": self.exact,
             "seconds": round(self.seconds, 6),
+            "interrupted": self.interrupted,
             **({"match": self.match.to_json()} if self.match else {}),
             "cards": [entry.to_json() for entry in self],
         }
@@ -216,7 +220,9 @@ def hint(
     ``rollouts``, ``epsilon``, ``horizon``; ``exact_cards``: value a deal
     exactly up to this many cards a hand. ``match``: rank the cards by the
     chance of winning that match (``mode`` maxn only); ``points``: with a
-    match, give each card's mean points too.
+    match, give each card's mean points too. Ctrl-C raises ``Interrupted``
+    holding the hint of the deals valued so far (a plain KeyboardInterrupt
+    before the first).
     """
     if mode not in MODES:
         raise CoinsError(f'mode "{mode}" is not a hint mode: use maxn or paranoid')
@@ -256,43 +262,54 @@ def hint(
     drawn = exact_done = 0
     batch_seconds = 0.0  # the longest batch so far: one that would end past the deadline waits
     streams = (random.Random(master.getrandbits(64)) for _ in itertools.count())
-    while drawn < samples and (deadline is None or not drawn
-                               or time.perf_counter() + batch_seconds < deadline):
-        began = time.perf_counter()
-        batch = []
-        for _ in range(min(threads, samples - drawn)):
-            stream = next(streams)
-            key = source.key(drawn + len(batch), stream)
-            if key is None:
+    interrupted = False
+    try:
+        while drawn < samples and (deadline is None or not drawn
+                                   or time.perf_counter() + batch_seconds < deadline):
+            began = time.perf_counter()
+            batch = []
+            for _ in range(min(threads, samples - drawn)):
+                stream = next(streams)
+                key = source.key(drawn + len(batch), stream)
+                if key is None:
+                    break
+                batch.append((key, stream))
+            if not batch:
                 break
-            batch.append((key, stream))
-        if not batch:
-            break
-        fresh = [(key, stream) for key, stream in dict(batch).items() if key not in evaluated]
-        found = on_threads(
-            lambda t: [value(source.position(key), contenders, stream) for key, stream in fresh[t::threads]],
-            min(threads, max(1, len(fresh))),
-        ) if fresh else []  # fmt: skip
-        for t, part in enumerate(found):
-            for (key, _), (values, exact, own_points) in zip(fresh[t::threads], part):
-                evaluated[key] = values
-                if own_points is not None:
-                    points_of[key] = own_points
-                order.append(key)
-                exact_done += exact
-        for key, _ in batch:
-            weights[key] = weights.get(key, 0) + 1
-        drawn += len(batch)
-        contenders = _contenders(evaluated, weights, order, contenders)
-        batch_seconds = max(batch_seconds, time.perf_counter() - began)
+            fresh = [(key, stream) for key, stream in dict(batch).items() if key not in evaluated]
+            found = on_threads(
+                lambda t: [value(source.position(key), contenders, stream) for key, stream in fresh[t::threads]],
+                min(threads, max(1, len(fresh))),
+            ) if fresh else []  # fmt: skip
+            for t, part in enumerate(found):
+                for (key, _), (values, exact, own_points) in zip(fresh[t::threads], part):
+                    evaluated[key] = values
+                    if own_points is not None:
+                        points_of[key] = own_points
+                    order.append(key)
+                    exact_done += exact
+            for key, _ in batch:
+                weights[key] = weights.get(key, 0) + 1
+            drawn += len(batch)
+            contenders = _contenders(evaluated, weights, order, contenders)
+            batch_seconds = max(batch_seconds, time.perf_counter() - began)
+    except KeyboardInterrupt:  # rank the deals fully counted, if any
+        interrupted = True
+        order = [key for key in order if key in weights]
+        if not order:
+            raise
+        drawn = sum(weights[key] for key in order)
     entries, effective = aggregate([evaluated[k] for k in order], [weights[k] for k in order],
                                    contenders)
     if points_of:
         entries = [replace(entry, points=_mean_over(points_of, weights, order, entry.card))
                    for entry in entries]  # fmt: skip
-    return Hint(entries, seat=source.mover, samples=drawn, exact=exact_done, mode=mode,
-                sampler=sampler, effective=effective, evaluation=evaluation, match=match,
-                seconds=time.perf_counter() - start)  # fmt: skip
+    result = Hint(entries, seat=source.mover, samples=drawn, exact=exact_done, mode=mode,
+                  sampler=sampler, effective=effective, evaluation=evaluation, match=match,
+                  seconds=time.perf_counter() - start, interrupted=interrupted)  # fmt: skip
+    if interrupted:
+        raise Interrupted(result)
+    return result
 
 
 def check_budget(samples: int | None, time_limit: float | None) -> tuple[int, float]:

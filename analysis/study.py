@@ -258,13 +258,18 @@ def plot_paths(prefix: str) -> list[str]:
     return [f"{prefix}-histograms.png", f"{prefix}-seats.png"]
 
 
+def export_paths(json_file=None, csv_prefix=None, plot_prefix=None) -> list[str]:
+    """The files ``write_exports`` writes for these exports (each when given)."""
+    paths = [] if json_file is None else [json_file]
+    paths += [] if csv_prefix is None else csv_paths(csv_prefix)
+    return paths + ([] if plot_prefix is None else plot_paths(plot_prefix))
+
+
 def check_exports(json_file=None, csv_prefix=None, plot_prefix=None, results=None) -> None:
     """Refuse, before a study runs, exports it could not write: a file that cannot be
     written, or that is the ``results`` file or another export (``PathError``), plots
     without matplotlib (``BatchError``)."""
-    paths = [] if json_file is None else [json_file]
-    paths += [] if csv_prefix is None else csv_paths(csv_prefix)
-    paths += [] if plot_prefix is None else plot_paths(plot_prefix)
+    paths = export_paths(json_file, csv_prefix, plot_prefix)
     for number, path in enumerate(paths):
         others = {"the results file": results} | {f"also the export {p}": p for p in paths[:number]}
         checks.output_file(path, "the export", others)

@@ -12,7 +12,8 @@ exactly as ``coins batch`` calls it (values only, mode ``both``):
 
 Compile time is measured apart (the first solve in this process). Results go
 to ``results/batch.json`` and are printed. ``--quick`` runs a few positions
-of each (for the test suite); see benchmarks/README.md.
+of each (for the test suite), saved to ``results/batch_quick.json.tmp``; see
+benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from pathlib import Path
 
 from analysis.batch import BatchOptions, default_workers, random_lines, run_batch
 from solver.compiled import warm_up
+
+from .solver import quick_path
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "batch.json"
@@ -66,8 +69,12 @@ def start_workers(workers: int) -> float:
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.batch", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a few positions of each")
-    parser.add_argument("--output", type=Path, default=RESULTS, help="the JSON file to write")
+    parser.add_argument("--output", type=Path, help=f"the JSON file to write (default "
+                        f"{RESULTS.relative_to(HERE.parent)}; with --quick "
+                        f"{quick_path(RESULTS).relative_to(HERE.parent)})")
     args = parser.parse_args(argv)
+    if args.output is None:
+        args.output = quick_path(RESULTS) if args.quick else RESULTS
     scaling_n = QUICK["scaling_positions"] if args.quick else SCALING["positions"]
     volume_n = QUICK["volume_positions"] if args.quick else VOLUME["positions"]
 

@@ -6,7 +6,8 @@ the three-seat result of every card the mover holds, as ``coins analyze``
 needs at each decision -- each with a fresh table of the size ``solve_maxn``
 would take for it (``maxn_table_megabytes``), so no position helps
 another, prints per-size median, 90th percentile and max of seconds and nodes
-and saves everything to ``results/maxn.json``. Compile time is measured apart,
+and saves everything to ``results/maxn.json`` (a --quick run to
+``results/maxn_quick.json.tmp``). Compile time is measured apart,
 as by ``benchmarks.solver`` (whose helpers this module uses). The 6- and
 8-card blocks are the first ten of ``suite_paranoid.txt``'s, so the two
 solvers can be compared position by position. See benchmarks/README.md.

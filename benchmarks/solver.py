@@ -9,8 +9,9 @@ helps another, prints
 per-size median, 90th percentile and max of seconds and nodes (nodes are
 stable on a noisy machine; seconds are not), the node rate and the table's
 hit rate, and saves everything (with first-card cutoff rates) to
-``results/solver.json``. Compile time is measured apart, in a child process
-with an empty Numba cache. See benchmarks/README.md.
+``results/solver.json`` (a --quick run to ``results/solver_quick.json.tmp``,
+leaving the committed results alone). Compile time is measured apart, in a
+child process with an empty Numba cache. See benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -400,7 +401,8 @@ def add_common_options(parser: argparse.ArgumentParser, results: Path) -> None:
     """The options every solver benchmark takes: --output, --markdown, --make-suite, --threads,
     --held-out (``output_path`` says where to save)."""
     parser.add_argument("--output", type=Path, metavar="PATH",
-                        help=f"where to save the JSON (default {results.relative_to(HERE.parent)})")
+                        help=f"where to save the JSON (default {results.relative_to(HERE.parent)}; "
+                             f"with --quick {quick_path(results).relative_to(HERE.parent)})")
     parser.add_argument("--markdown", action="store_true",
                         help="also print the summary as a Markdown table (for benchmarks/README.md)")
     parser.add_argument("--make-suite", action="store_true",
@@ -419,11 +421,19 @@ def _held_out_path(results: Path) -> Path:
     return results.with_name(results.stem + "_held_out.json")
 
 
+def quick_path(results: Path) -> Path:
+    """Where a --quick run saves by default: beside ``results``, ``.tmp`` (git ignores
+    it), so that it never overwrites the committed results of a whole run."""
+    return results.with_name(f"{results.stem}_quick.json.tmp")
+
+
 def output_path(args: argparse.Namespace, results: Path) -> Path:
-    """Where to save: ``--output``, else the held-out file for ``--held-out``, else ``results``."""
+    """Where to save: ``--output``, else the held-out file for ``--held-out``, else
+    ``results``; for a --quick run, ``quick_path`` of that."""
     if args.output is not None:
         return args.output
-    return _held_out_path(results) if args.held_out else results
+    path = _held_out_path(results) if args.held_out else results
+    return quick_path(path) if args.quick else path
 
 
 def compile_times(quick: bool) -> dict:

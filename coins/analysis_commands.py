@@ -62,6 +62,8 @@ def analyze_command(args: argparse.Namespace) -> None:
         print(json.dumps(result.to_json()))
     else:
         Console().print(analysis_report(result))
+    if result.interrupted:
+        raise KeyboardInterrupt  # after the decisions finished: exit status 130
 
 
 def review_command(args: argparse.Namespace) -> None:
@@ -194,6 +196,7 @@ def register(add) -> None:
              f"at most {MOST_POSITIONS:,})",
     )  # fmt: skip
     options.add_limits(graph_parser, "the solver")
+    options.add_force(graph_parser, "the graph", lambda args: [args.out])
 
 
 # ----- rendering --------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from analysis import Analysis, Hint, Review, analyze, decision_graph, hint, review
+from analysis import Interrupted
 from analysis.estimate import Estimate, estimate
 from analysis.graph import GraphInterrupted
 from analysis.report import AnalysisInterrupted
@@ -165,6 +166,10 @@ class HintAnswer:
     context: dict[Card, float] | None
 
     @property
+    def interrupted(self) -> bool:
+        return self.result.interrupted
+
+    @property
     def view(self) -> Record:
         """What the mover sees: the view given, or the full record with the other hands hidden."""
         return self.record if self.record.is_view else self.record.view(self.record.to_move)
@@ -187,13 +192,22 @@ def read_view(text: str) -> Record:
 
 def hint_view(args: argparse.Namespace) -> HintAnswer:
     """``coins hint``; with ``--target`` the cards are ranked by the chance of
-    winning the match, their points beside."""
+    winning the match, their points beside. Stopped by Ctrl-C, it returns the
+    ranking of the deals valued so far, ``interrupted`` set, without the open-hand
+    values (a search of its own, which Ctrl-C may stop too)."""
     record = read_view(_text(args.view))
     match = options.match_state(args)
-    result = hint(record, args.samples, args.time_limit, args.seed, args.mode,
-                  sampler=args.sampler, evaluation=args.evaluation, match=match,
-                  points=True)  # fmt: skip
-    return HintAnswer(record, result, _open_hand_values(record, args.mode, match))
+    try:
+        result = hint(record, args.samples, args.time_limit, args.seed, args.mode,
+                      sampler=args.sampler, evaluation=args.evaluation, match=match,
+                      points=True)  # fmt: skip
+    except Interrupted as stop:
+        return HintAnswer(record, stop.result, None)
+    try:
+        return HintAnswer(record, result, _open_hand_values(record, args.mode, match))
+    except KeyboardInterrupt:
+        result.interrupted = True
+        return HintAnswer(record, result, None)
 
 
 def _open_hand_values(record: Record, mode: str, match: MatchState | None

@@ -43,6 +43,7 @@ from analysis.study import (
     StudyStats,
     aggregate,
     check_exports,
+    export_paths,
     study_lines,
     write_exports,
 )
@@ -51,6 +52,8 @@ from solver.checks import shown
 
 from . import options
 from .notice import compile_notice
+
+RANDOM_CARDS = 6  # cards per hand of batch --random's endings
 
 
 def batch_command(args: argparse.Namespace) -> None:
@@ -71,7 +74,8 @@ def batch_command(args: argparse.Namespace) -> None:
     if args.random is not None:
         if args.input is not None:
             raise BatchError("give INPUT or --random N, not both")
-        items = random_lines(args.random, args.cards, args.seed, args.leader)
+        cards = RANDOM_CARDS if args.cards is None else args.cards
+        items = random_lines(args.random, cards, args.seed or 0, args.leader or 0)
     elif args.input is None:
         raise BatchError("give INPUT (a file, or - for standard input) or --random N")
     else:
@@ -80,6 +84,15 @@ def batch_command(args: argparse.Namespace) -> None:
                            args.lines)  # fmt: skip
     summary = _run_with_progress(items, args, options)
     _finish(summary, args.out)
+
+
+def _check_random_options(args: argparse.Namespace) -> None:
+    """Refuse the options of --random N without it: they would be ignored."""
+    given = [f"--{name}" for name in ("cards", "seed", "leader") if getattr(args, name) is not None]
+    if given and args.random is None:
+        one = len(given) == 1
+        raise BatchError(f"{', '.join(given)} {'is' if one else 'are'} for the random endings of "
+                         f"--random N: give --random N, or leave {'it' if one else 'them'} out")
 
 
 def _finish(summary: BatchSummary, out) -> None:
@@ -248,7 +261,8 @@ def _add_worker_options(parser) -> None:
 def register(add) -> None:
     """Add ``batch`` through ``coins.cli``'s ``add(name, function)`` helper."""
     parser = add("batch", batch_command)
-    parser.set_defaults(check=lambda args: check_output(args.out, args.input))
+    options.add_check(parser, _check_random_options)
+    options.add_check(parser, lambda args: check_output(args.out, args.input))
     parser.add_argument(
         "input", nargs="?", type=options.input_file("the input"), metavar="INPUT",
         help="a file of positions or records, one a line (- for standard input)",
@@ -270,16 +284,16 @@ def register(add) -> None:
                                                               MAX_LINES),
                         metavar="N", help="solve N random endings instead of INPUT (made as "
                         f"they are solved; at most {shown(MAX_LINES)})")  # fmt: skip
-    parser.add_argument("--cards", type=options.cards_per_hand(0), default=6, metavar="K",
-                        help="with --random: cards per hand, 0-16 (default 6)")
-    parser.add_argument("--seed", type=options.seed, default=0, metavar="S",
+    parser.add_argument("--cards", type=options.cards_per_hand(0), metavar="K",
+                        help=f"with --random: cards per hand, 0-16 (default {RANDOM_CARDS})")
+    parser.add_argument("--seed", type=options.seed, metavar="S",
                         help="with --random: the seed (default 0; same seed, same lines)")
-    parser.add_argument("--leader", type=int, default=0, choices=(0, 1, 2),
+    parser.add_argument("--leader", type=int, choices=(0, 1, 2),
                         help="with --random: the seat to lead (default 0)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
     study = add("study", study_command)
-    study.set_defaults(check=_check_study_files)
+    options.add_check(study, _check_study_files)
     study.add_argument("--count", type=options.whole_number("the number of positions", 0,
                                                             MAX_LINES),
                        default=1000, metavar="N", help="positions to study (default 1000, "
@@ -308,3 +322,5 @@ def register(add) -> None:
     study.add_argument("--plot", metavar="PREFIX",
                        help="draw PREFIX-histograms.png and PREFIX-seats.png (needs matplotlib)")
     study.add_argument("--quiet", action="store_true", help="no progress bar")
+    options.add_force(study, "the exports",
+                      lambda args: export_paths(args.json, args.csv, args.plot))

@@ -8,25 +8,48 @@ Cups.Coins.Swords.Clubs, the leader, the trick on the table, points taken).
 from __future__ import annotations
 
 import argparse
+import errno
 import inspect
 import json
+import os
+import re
 import sys
+from importlib import metadata
+from pathlib import Path
 
 from rich.console import Console
 
 from solver import CoinsError
 from solver.cards import HAND_SIZE
+from solver.errors import cut_quotes
 
 from . import analysis_commands, api, batch_commands, options, play_commands, render, web
 from .notice import compile_notice
 from .status import search_status
+
+OUTPUT_FAILED = 74  # sysexits.h EX_IOERR: standard output failed (a full disk, a closed pipe)
+
+
+def _broken_pipe(console: Console) -> None:
+    """rich's ``Console.on_broken_pipe``: the BrokenPipeError goes on to ``main``, which
+    reports it as any output it cannot write (rich's own exits with status 1, silently)."""
+    raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
+Console.on_broken_pipe = _broken_pipe
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error on one line (exit status 2)."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+        self.exit(2, f"{self.prog}: error: {cut_quotes(message)}; see {self.prog} --help\n")
+
+    def _print_message(self, message, file=None):
+        """Write ``--help`` and the like, letting a failed write through to ``main``
+        (argparse's own drops it, and the help is lost with exit status 0)."""
+        if message:
+            (file or sys.stderr).write(message)
 
 
 def solve_command(args: argparse.Namespace) -> None:
@@ -55,6 +78,13 @@ def solve_command(args: argparse.Namespace) -> None:
         raise KeyboardInterrupt  # after the report: exit status 130
 
 
+def _check_seat(args: argparse.Namespace) -> None:
+    """Refuse --seat where it would be ignored: max^n values are every seat's at once."""
+    if args.seat is not None and args.mode == "maxn":
+        raise CoinsError("--seat picks the one seat whose guaranteed value is solved, and --mode "
+                         "maxn solves none: use --mode both, or leave --seat out")
+
+
 def deal_command(args: argparse.Namespace) -> None:
     """Print a random position: a full deal, or with --cards K a K-card-per-hand ending.
 
@@ -63,8 +93,21 @@ def deal_command(args: argparse.Namespace) -> None:
     print(api.deal_position(args))
 
 
+def version() -> str:
+    """The installed package's version; run from a source tree that is not installed,
+    pyproject.toml's, marked so (an installed copy elsewhere may differ)."""
+    try:
+        return metadata.version("coins-solver")
+    except metadata.PackageNotFoundError:
+        pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+        text = pyproject.read_text() if pyproject.is_file() else ""
+        found = re.search(r'^version = "(.+)"', text, re.MULTILINE)
+        return f"{found[1]} (source tree, not installed)" if found else "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="coins", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
 
     def add(name: str, function) -> argparse.ArgumentParser:
@@ -93,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     options.add_limits(solve_parser, "")
     options.add_match(solve_parser, "also solve the position")
+    options.add_check(solve_parser, _check_seat)
     solve_parser.add_argument(
         "--memory", type=options.megabytes, metavar="MIB",
         help="a fixed transposition table of MIB MiB for the guaranteed values (default: "
@@ -120,11 +164,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 for bad input)."""
-    parser = build_parser()
+    """Run the command line; returns the exit status (README, "Exit status")."""
+    try:
+        try:
+            return _run(build_parser(), argv)
+        finally:  # now, not at exit: a full disk or a closed pipe is caught below
+            sys.stdout.flush()
+    except OSError as error:  # the output (or a file) could not be written
+        if error.filename is None:  # standard output, which the flush at exit would try again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        what = error.filename or "cannot write the output"
+        print(f"coins: error: {what}: {error.strerror or error}", file=sys.stderr)
+        return OUTPUT_FAILED
+
+
+def _run(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
+    """Read ``argv`` and run its command: bad input and Ctrl-C end in one line."""
     try:
         args = parser.parse_args(argv)
-    except SystemExit as stop:  # argparse: --help (0) or a usage error (2)
+    except SystemExit as stop:  # argparse: --help or --version (0) or a usage error (2)
         return stop.code
     try:
         if hasattr(args, "check"):  # the command's checks of several arguments at once

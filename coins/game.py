@@ -144,7 +144,8 @@ class TerminalGame(SeatAgainstBots):
     # ----- the match --------------------------------------------------------------------
 
     def play(self) -> MatchResult | None:
-        """Play the match to its end (its result), or until the user leaves (None)."""
+        """Play the match to its end (its result), or until the user leaves (None);
+        Ctrl-C shows the score and goes on up."""
         self.say(f"Coins to {self.match.target} points, seed {self.seed}. You are seat "
                  f"{self.seat}, {self.names[(self.seat + 1) % SEATS]} on your left, "
                  f"{self.names[(self.seat + 2) % SEATS]} on your right.")  # fmt: skip
@@ -154,6 +155,9 @@ class TerminalGame(SeatAgainstBots):
         except LeaveGame as leave:
             self.say(f"{leave} Score {self._scores(self.scores)}.")
             return None
+        except KeyboardInterrupt:  # the score so far, then exit status 130
+            self.say(f"Stopped (Ctrl-C). Score {self._scores(self.scores)}.")
+            raise
         winner = self.names[result.winner]
         verb = "win" if result.winner == self.seat else "wins"
         self.say(Text(f"{winner.capitalize()} {verb} the match, {self._scores(result.scores)}, "

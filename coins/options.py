@@ -5,18 +5,21 @@ Each type converts the text and hands the value to the same check the Python
 function applies (``solver.checks``, or the module that writes the file), so
 ``coins solve --time-limit inf`` and ``solve(time_limit=inf)`` are refused
 alike. Checks that need several arguments at once (an output that is also
-the input) are a command's ``check(args)``, which ``coins.cli.main`` runs
-after these and still before any work.
+the input, options that contradict each other) are a command's checks
+(``add_check``), which ``coins.cli.main`` runs after these and still before
+any work.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 from analysis.graph import check_graph_file
 from solver import CoinsError, MatchState, checks
 from solver.cards import HAND_SIZE
+from solver.errors import PathError
 from solver.match import MAX_TARGET
 from solver.table import check_megabytes
 
@@ -99,7 +102,32 @@ def add_match(parser: argparse.ArgumentParser, what: str) -> None:
         help="with --target: the match scores of seats 0, 1, 2 when the hand began "
              "(default 0,0,0; the points taken in the hand add to them)",
     )  # fmt: skip
-    parser.set_defaults(check=match_state)
+    add_check(parser, match_state)
+
+
+def add_check(parser: argparse.ArgumentParser, check: Callable[[argparse.Namespace], object]
+              ) -> None:
+    """Have ``coins.cli.main`` run ``check(args)`` before any work, after the checks
+    added before it; it raises a ``CoinsError`` to refuse the command line."""
+    earlier = parser.get_default("check")
+    both = check if earlier is None else lambda args: (earlier(args), check(args))
+    parser.set_defaults(check=both)
+
+
+def add_force(parser: argparse.ArgumentParser, what: str,
+              paths: Callable[[argparse.Namespace], list]) -> None:
+    """``--force``: without it, the files among ``paths(args)`` that exist already are
+    refused before any work, rather than replaced by ``what``."""
+    parser.add_argument("--force", action="store_true",
+                        help=f"replace files that exist already with {what} (refused without it)")
+
+    def refuse_existing(args: argparse.Namespace) -> None:
+        existing = [str(path) for path in paths(args) if Path(path).is_file()]
+        if existing and not args.force:
+            raise PathError(f"{', '.join(existing)} exist{'s' if len(existing) == 1 else ''} "
+                            "already: give --force to replace")
+
+    add_check(parser, refuse_existing)
 
 
 def match_state(args: argparse.Namespace) -> MatchState | None:

@@ -17,6 +17,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
+from analysis import Interrupted
 from analysis.arena import MAX_DEALS, DuplicateResult, MatchesResult, duplicate, interval, matches
 from analysis.bots import BOTS, PIMC_SAMPLES, PIMC_TIME_LIMIT
 from analysis.hint import (
@@ -55,18 +56,25 @@ def hint_command(args: argparse.Namespace) -> None:
     ones; cards within the noise of the best are marked tied. With --target
     (and --scores) the cards are ranked by the chance of winning the match
     (RULES.md), every seat in each deal playing for it, and their mean
-    points are shown beside.
+    points are shown beside. Ctrl-C ranks the cards on the deals valued by
+    then.
     """
     compile_notice()
     answer = api.hint_view(args)
     if args.json:
         print(json.dumps(answer.to_json()))
-        return
+    else:
+        _print_hint(answer)
+    if answer.interrupted:
+        raise KeyboardInterrupt  # after the ranking: exit status 130
+
+
+def _print_hint(answer: api.HintAnswer) -> None:
     result = answer.result
     console = Console()
     console.print(f"View {answer.view}")
     console.print(render.hint_table(result, answer.context, match=result.match is not None))
-    what = ("mean: own points, everyone for themselves" if args.mode == "maxn"
+    what = ("mean: own points, everyone for themselves" if result.mode == "maxn"
             else "mean: guaranteed points") + " from here on"  # fmt: skip
     if result.match is not None:
         state = result.match
@@ -89,6 +97,9 @@ def hint_command(args: argparse.Namespace) -> None:
     if len(tied) > 1:
         cards = ", ".join(str(entry.card) for entry in tied)
         console.print(Text(f"Statistically tied for best: {cards}.", style="bold"))
+    if result.interrupted:
+        console.print(Text(f"Stopped by Ctrl-C: the ranking is of the {result.samples} deals "
+                           "valued by then.", style="bold"))
 
 
 def match_command(args: argparse.Namespace) -> None:
@@ -117,6 +128,9 @@ def match_command(args: argparse.Namespace) -> None:
     playouts for points, and in a match by the learned evaluation for the
     chance of winning it), pimc-points (the learned evaluation for points,
     whatever the score: pimc's match play, without the match).
+
+    Ctrl-C prints the results of the deals (or match seeds) played in every
+    seating by then.
     """
     options = {"samples": args.pimc_samples, "time_limit": args.pimc_time_limit}
     if args.target is None:
@@ -140,16 +154,22 @@ def match_command(args: argparse.Namespace) -> None:
         _print_duplicate(result)
     else:
         _print_matches(result)
+    if result.interrupted:
+        raise KeyboardInterrupt  # after the scores: exit status 130
 
 
 def _with_progress(args, unit: str, total: int, play, *arguments, **options):
-    """``play(*arguments, **options)`` under a progress bar on a terminal's stderr."""
-    if args.json or not sys.stderr.isatty():
-        return play(*arguments, **options)
-    with Progress(console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(unit, total=total)
-        return play(*arguments, **options,
-                    progress=lambda done, _: progress.update(task, completed=done))  # fmt: skip
+    """``play(*arguments, **options)`` under a progress bar on a terminal's stderr;
+    stopped by Ctrl-C, what it played by then (``interrupted`` set)."""
+    try:
+        if args.json or not sys.stderr.isatty():
+            return play(*arguments, **options)
+        with Progress(console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task(unit, total=total)
+            return play(*arguments, **options,
+                        progress=lambda done, _: progress.update(task, completed=done))  # fmt: skip
+    except Interrupted as stop:
+        return stop.result
 
 
 def _interval(low_high: tuple[float, float] | None) -> str:
@@ -177,7 +197,7 @@ def _print_duplicate(result: DuplicateResult) -> None:
     console.print(table)
     console.print(
         f"{result.deals} deals x 3 seatings = {result.hands} hands, seed {result.seed}, "
-        f"{result.seconds:.1f} s"
+        f"{result.seconds:.1f} s" + _stopped(result, "deal")
     )
 
 
@@ -200,8 +220,16 @@ def _print_matches(result: MatchesResult) -> None:
     console.print(
         f"{result.deals} match seeds x 3 seatings = {result.matches} matches to "
         f"{result.target} points{since} ({result.hands} hands), seed {result.seed}, "
-        f"{result.seconds:.1f} s"
+        f"{result.seconds:.1f} s" + _stopped(result, "seed")
     )
+
+
+def _stopped(result: DuplicateResult | MatchesResult, unit: str) -> str:
+    """What a run stopped by Ctrl-C counted, so a cut-short one is not taken for whole."""
+    if not result.interrupted:
+        return ""
+    return (f"; stopped by Ctrl-C: the {unit}s played in every seating by then (a {unit} "
+            "cut short is left out)")
 
 
 def play_command(args: argparse.Namespace) -> None:
@@ -213,7 +241,7 @@ def play_command(args: argparse.Namespace) -> None:
     notation (AO, 7s, ...). hint or ? ranks your cards from what you can see
     (the other hands hidden; as coins hint does, here --hint-samples deals in
     at most --hint-time-limit seconds); --hints shows that at every turn; quit
-    leaves. After each trick the game says who won it and the Coins it took,
+    (or Ctrl-C) leaves, showing the score. After each trick the game says who won it and the Coins it took,
     after each hand the hand's points and the match score. The match ends the
     moment a seat reaches --target points (default 15), mid-hand too; one
     seat only can get there first (only a trick's winner scores), and it wins.

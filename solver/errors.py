@@ -1,9 +1,25 @@
 """The exceptions the toolkit raises: bad input (each says what and where),
 and a solve stopped by Ctrl-C, which carries what it had proven."""
 
+import re
+
+QUOTED_CHARS = 80  # of a quoted input, the most an error message shows
+# text in quotes ('...' or "...", backslash escapes inside; not an apostrophe) longer than that
+_LONG_QUOTE = re.compile(rf"""(?<!\w)(['"])((?:(?!\1)[^\\]|\\.){{{QUOTED_CHARS + 1},}})\1(?!\w)""")
+
+
+def cut_quotes(message: str) -> str:
+    """``message`` with each quoted text beyond ``QUOTED_CHARS`` cut to that many
+    and "...": an error quotes what it was given, which may be a 100 KB line."""
+    return _LONG_QUOTE.sub(lambda m: f"{m[1]}{m[2][:QUOTED_CHARS]}...{m[1]}", message)
+
 
 class CoinsError(ValueError):
-    """Base class: bad input to the Coins toolkit (the message is one line)."""
+    """Base class: bad input to the Coins toolkit (the message is one line; the
+    input it quotes is cut: ``cut_quotes``)."""
+
+    def __str__(self) -> str:
+        return cut_quotes(super().__str__())
 
 
 class NotationError(CoinsError):

@@ -1,6 +1,8 @@
 """The solver benchmarks (paranoid and max^n): their committed suites, statistics and short runs."""
 
 import json
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -146,6 +148,18 @@ def test_held_out_positions_are_dealt_like_the_suite_from_other_seeds():
         assert all(p.cards_per_hand == cards and p.leader == 0 and not p.trick for p in positions)
         assert not set(map(str, positions)) & set(map(str, suite[cards]))
     assert bench.held_out_suite({6: 3}) == {6: held_out[6][:3]}  # the same every run
+
+
+def test_quick_runs_never_overwrite_the_committed_results():
+    """--quick saved over results/solver.json (and maxn.json, batch.json); now beside
+    them, in a file git ignores."""
+    for argv in (["--quick"], ["--quick", "--held-out"]):
+        saved = bench.output_path(bench.parse_args(argv), bench.RESULTS)
+        assert saved.parent == bench.RESULTS.parent and saved.name.endswith("_quick.json.tmp")
+        ignored = subprocess.run(["git", "check-ignore", "-q", str(saved)], cwd=bench.HERE)
+        assert ignored.returncode == 0, f"git would track {saved}"
+    assert bench.output_path(bench.parse_args(["--quick", "--output", "x.json"]),
+                             bench.RESULTS) == Path("x.json")
 
 
 def test_held_out_runs_are_saved_apart(tmp_path):

@@ -90,7 +90,9 @@ def test_study_command(tmp_path, capsys):
         assert record["equilibrium"] == result.equilibrium
         assert record["guaranteed"] == result.guaranteed
     assert (tmp_path / "study-cards.csv").read_text().startswith("card,positions,")
-    assert cli.main(args) == 0  # run again: nothing new to solve, the same statistics
+    assert cli.main(args) == 2  # run again: its exports are there, and need --force
+    assert "give --force to replace" in capsys.readouterr().err
+    assert cli.main([*args, "--force"]) == 0  # nothing new to solve, the same statistics
     assert "0 solved" in capsys.readouterr().out and json.loads(export.read_text()) == stats
     assert cli.main(["study", "--hold", "4:AO", "--out", str(out)]) == 2
 

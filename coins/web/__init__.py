@@ -9,6 +9,7 @@ the command runs, so the rest of the command line works without them.
 from __future__ import annotations
 
 import argparse
+import socket
 import threading
 import webbrowser
 
@@ -38,12 +39,28 @@ def serve_command(args: argparse.Namespace) -> None:
         from .app import create_app
     except ImportError:
         raise CoinsError(NO_WEB) from None
+    check_port(args.port)
     app = create_app(args.time_limit)
     url = f"http://{HOST}:{args.port}/"
     print(f"Coins board on {url} (Ctrl-C stops it)", flush=True)
     if args.open:  # once the server is up
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     uvicorn.run(app, host=HOST, port=args.port, log_level="warning")
+
+
+def check_port(port: int) -> None:
+    """Refuse a port that cannot be served on (another program holds it) before the
+    board's address is printed (uvicorn would say so only after it, and exit 3),
+    naming one that is free now."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((HOST, port))
+            return
+        except OSError as error:
+            probe.bind((HOST, 0))
+            raise CoinsError(f"cannot serve on port {port} of {HOST} ({error.strerror}): try "
+                             f"--port {probe.getsockname()[1]}, which is free now") from None
 
 
 def register(add) -> None:

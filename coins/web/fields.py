@@ -12,7 +12,8 @@ import argparse
 
 from solver import CoinsError
 
-LEFT_OUT = ("help", "json", "out", "run")  # what the command line has and a JSON request does not
+# what the command line has and a JSON request does not
+LEFT_OUT = ("help", "json", "out", "force", "run")
 
 
 class FieldError(CoinsError):
