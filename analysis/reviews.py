@@ -51,6 +51,7 @@ from solver.winning import preferred
 
 from ._common import Budget, BudgetSpent, card_list, moves_along, points_won, preferred_card
 from ._common import read_record
+from .drawing import pyplot, writing
 from .estimate import estimate
 from .hint import MAX_SAMPLES, hint
 
@@ -563,5 +564,49 @@ class _Reviewer:
                          len(tied) < len(found))  # fmt: skip
 
 
-__all__ = ["LABELS", "KnownCost", "MoveReview", "Review", "ReviewInterrupted", "SeatSummary",
-           "label_of", "review"]
+def plot_review(result: Review, path: str) -> str:
+    """Draw the hand's evaluation curve to ``path`` (PNG, SVG or PDF by its
+    extension): each seat's expected points for the hand before every card
+    reviewed (``MoveReview.expected``), the stretch whose values are
+    estimated shaded, and every marked card on its seat's curve (the
+    reviewed seat's larger). Needs matplotlib (``pip install ".[plots]"``)."""
+    plt = pyplot()
+    figure, axis = plt.subplots(figsize=(10, 4))
+    numbers = [m.number for m in result.moves]
+    for seat in range(SEATS):
+        axis.plot(numbers, [m.expected[seat] for m in result.moves], marker=".",
+                  label=f"seat {seat}" + (" (reviewed)" if seat == result.seat else ""))  # fmt: skip
+    colours = [line.get_color() for line in axis.get_lines()]
+    for move in result.moves:
+        if move.label is not None:
+            size = 12 if move.seat == result.seat else 8
+            axis.plot(move.number, move.expected[move.seat], MARKERS[move.label], markersize=size,
+                      color=colours[move.seat], markeredgecolor="black")  # fmt: skip
+            axis.annotate(f"{move.card}{MARKS[move.label]}", (move.number, move.expected[move.seat]),
+                          textcoords="offset points", xytext=(0, 8), ha="center", fontsize=8)
+    estimated = [m.number for m in result.moves if m.estimated]
+    if estimated:
+        axis.axvspan(min(estimated) - 0.5, max(estimated) + 0.5, color="0.9", zorder=0,
+                     label="estimated")  # fmt: skip
+    if result.missing:
+        axis.axvspan(min(result.missing) - 0.5, max(result.missing) + 0.5, color="0.75",
+                     hatch="//", fill=False, zorder=0, label="not reviewed")  # fmt: skip
+    axis.set_xlim(0.5, len(result.cards) + 0.5)
+    axis.set_xlabel("card played (move number)")
+    axis.set_ylabel("expected points of the hand")
+    axis.set_title("Each seat's points as the equilibrium plays on from each card "
+                   "(marks: ?! inaccuracy, ? mistake, ?? blunder)")  # fmt: skip
+    axis.legend(loc="upper left", fontsize=8)
+    figure.tight_layout()
+    with writing():
+        figure.savefig(path, dpi=100)
+    plt.close(figure)
+    return path
+
+
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}  # as chess annotates moves
+MARKERS = {"inaccuracy": "o", "mistake": "s", "blunder": "X"}
+
+
+__all__ = ["LABELS", "MARKS", "KnownCost", "MoveReview", "Review", "ReviewInterrupted", "SeatSummary",
+           "label_of", "plot_review", "review"]

@@ -24,7 +24,6 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterable
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -40,9 +39,9 @@ from solver.cards import (
     cards_in,
     popcount,
 )
-from solver.errors import PathError
 
 from .batch import MAX_LINES, BatchError, BatchOptions, GeneratedLines
+from .drawing import pyplot, writing
 
 RELATIVE_SEATS = ("leader", "second", "third")
 MAX_ATTEMPTS = 10_000
@@ -274,7 +273,7 @@ def check_exports(json_file=None, csv_prefix=None, plot_prefix=None, results=Non
         others = {"the results file": results} | {f"also the export {p}": p for p in paths[:number]}
         checks.output_file(path, "the export", others)
     if plot_prefix is not None:
-        _pyplot()
+        pyplot()
 
 
 def write_exports(stats: StudyStats, json_file=None, csv_prefix=None, plot_prefix=None) -> list[str]:
@@ -284,32 +283,11 @@ def write_exports(stats: StudyStats, json_file=None, csv_prefix=None, plot_prefi
     texts = {} if json_file is None else {json_file: json.dumps(stats.to_json(), indent=1)}
     if csv_prefix is not None:
         texts |= dict(zip(csv_paths(csv_prefix), (stats.by_seat_csv(), stats.card_worth_csv())))
-    with _writing():
+    with writing():
         for path, text in texts.items():
             with open(path, "w", encoding="utf-8") as file:
                 file.write(text)
     return [*texts, *([] if plot_prefix is None else plot_study(stats, plot_prefix))]
-
-
-@contextmanager
-def _writing():
-    """A file that cannot be written after all (the disk filled up ...) as a ``PathError``."""
-    try:
-        yield
-    except OSError as error:
-        raise PathError(f"cannot write {error.filename}: {error.strerror}") from None
-
-
-def _pyplot():
-    """matplotlib's pyplot, drawing to files only (``BatchError`` when not installed)."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise BatchError('plots need matplotlib: pip install ".[plots]"') from None
-    return plt
 
 
 def plot_study(stats: StudyStats, prefix: str) -> list[str]:
@@ -317,7 +295,7 @@ def plot_study(stats: StudyStats, prefix: str) -> list[str]:
     modes) and ``PREFIX-seats.png`` (box plots of the same); return the paths. Needs
     matplotlib (``pip install ".[plots]"``)."""
     check_exports(plot_prefix=prefix)
-    plt = _pyplot()
+    plt = pyplot()
     modes = ("guaranteed", "equilibrium")
     samples = {
         (name, mode): [int(p) for p, n in stats.by_seat[name][mode]["histogram"].items()
@@ -338,7 +316,7 @@ def plot_study(stats: StudyStats, prefix: str) -> list[str]:
     axes[0].legend(title="seat")
     figure.suptitle(f"{stats.positions} positions")
     figure.tight_layout()
-    with _writing():
+    with writing():
         figure.savefig(paths[0], dpi=100)
     plt.close(figure)
     figure, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
@@ -349,7 +327,7 @@ def plot_study(stats: StudyStats, prefix: str) -> list[str]:
         axis.set_title(f"{mode} points by seat (triangle: mean)")
     axes[0].set_ylabel("Coins won from the position on")
     figure.tight_layout()
-    with _writing():
+    with writing():
         figure.savefig(paths[1], dpi=100)
     plt.close(figure)
     return paths

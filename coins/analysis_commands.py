@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -25,7 +26,7 @@ from analysis import (
 )
 from analysis.graph import DEFAULT_MAX_POSITIONS, MOST_POSITIONS
 from analysis.hint import MAX_SAMPLES
-from analysis.reviews import LABELS
+from analysis.reviews import LABELS, MARKS, plot_review
 from solver import Position
 from solver.cards import DECK_SIZE, HAND_SIZE, SEATS, Card
 
@@ -91,6 +92,8 @@ def review_command(args: argparse.Namespace) -> None:
         print(json.dumps(result.to_json()))
     else:
         Console().print(review_report(result))
+    if args.plot is not None:
+        print(f"wrote {plot_review(result, args.plot)}", file=sys.stderr if args.json else sys.stdout)
     if result.interrupted:
         raise KeyboardInterrupt  # after the report: exit status 130
 
@@ -166,6 +169,13 @@ def register(add) -> None:
     review_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of tables"
     )
+    review_parser.add_argument(
+        "--plot", type=options.plot_file, metavar="FILE",
+        help="also draw the hand's evaluation curve, its marked cards on it, to FILE "
+             "(.png .svg .pdf; needs matplotlib: the [plots] extra)",
+    )  # fmt: skip
+    options.add_force(review_parser, "the plot",
+                      lambda args: [] if args.plot is None else [args.plot])
 
     graph_parser = add("graph", graph_command)
     position_argument(graph_parser)
@@ -416,7 +426,6 @@ def review_report(result: Review) -> Group:
     return Group(*parts)
 
 
-MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}  # as chess annotates moves
 MARK_STYLES = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
 

@@ -16,6 +16,7 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from analysis.drawing import check_plot_file
 from analysis.graph import check_graph_file
 from solver import CoinsError, MatchState, checks
 from solver.cards import HAND_SIZE
@@ -66,6 +67,7 @@ def input_file(name: str):
 
 
 graph_file = argument_type(str, lambda path: str(check_graph_file(path)), "a file", "the graph")
+plot_file = argument_type(str, lambda path: str(check_plot_file(path)), "a file", "the plot")
 
 
 def cards_per_hand(low: int):

@@ -13,7 +13,7 @@ import pytest
 
 from analysis import hint, review
 from analysis.bots import greedy_bot
-from analysis.reviews import LABELS, ReviewInterrupted, label_of
+from analysis.reviews import LABELS, ReviewInterrupted, label_of, plot_review
 from coins import api, cli
 from solver import Card, CoinsError, Hand, Position, Record
 from solver.maxn import solve_maxn
@@ -196,3 +196,23 @@ def test_cli_review_interrupted_prints_what_was_done_and_exits_130(coins, monkey
     monkeypatch.setattr(api, "review", interrupted)
     status, out, err = coins("review", BLUNDER)
     assert status == 130 and "Not reviewed: moves 1-3 of 6 (stopped by Ctrl-C" in out
+
+
+def test_cli_review_draws_the_evaluation_curve(coins, tmp_path):
+    pytest.importorskip("matplotlib", reason="plots need the [plots] extra")
+    picture = tmp_path / "hand.png"
+    status, out, _ = coins("review", BLUNDER, "--plot", str(picture))
+    assert status == 0 and f"wrote {picture}" in out
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    status, _, err = coins("review", BLUNDER, "--plot", str(picture))  # there already
+    assert status == 2 and "--force" in err
+    status, _, err = coins("review", BLUNDER, "--plot", str(tmp_path / "hand.txt"))
+    assert status == 2 and ".png" in err
+
+
+def test_a_partial_review_is_drawn_with_its_gaps(tmp_path):
+    pytest.importorskip("matplotlib", reason="plots need the [plots] extra")
+    partial = review(played_by_greedy(6, 11), max_nodes=3_000)
+    path = plot_review(partial, str(tmp_path / "partial.svg"))
+    drawing = (tmp_path / "partial.svg").read_text()
+    assert path.endswith("partial.svg") and "not reviewed" in drawing
