@@ -54,7 +54,7 @@ DEFERRED = 2  # a child another thread is searching: come back to it later
 # Every search reads its ``stop`` flag once in this many nodes (a power of two): often
 # enough that a deadline holds even while nodes are slow (a fresh table's pages touched
 # for the first time can take a millisecond each on a busy machine).
-STOP_CHECK_NODES = 256
+STOP_CHECK_NODES = 16
 _STOP_MASK = STOP_CHECK_NODES - 1
 
 
