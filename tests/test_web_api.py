@@ -177,3 +177,36 @@ def test_a_hundred_requests_at_once_all_come_back_right(board):
     result = load(board, requests=100, timeout=120)
     assert result["answered"] == result["right"] == 100, result
     assert result["statuses"] == [200]
+
+
+# a whole hand played by two greedy bots and the user's first card each turn (WebGame seed 11)
+FULL_RECORD = ("652.KJ6542.N95.AK74 AN94.N.AJ432.N98632 KJ873.A9873.K876.J5 2 - | 3C 2C 2S 5B 5C 2B "
+               "6S 6C 3S 7C 2O NO 3B 7S 4O 5O 4C 7O 8C 6O 6B 4S 8S JO JC KO 8B 9C JB 5S 9S 9B 3O KC "
+               "NS JS 4B NC KS 8O 7B NB AC 9O KB AB AS AO")  # fmt: skip
+
+
+def test_a_review_shows_its_cards_as_they_are_done_and_a_cancel_keeps_them(board):
+    answer = {}
+    thread = threading.Thread(target=lambda: answer.update(zip(
+        ("status", "body"), post(f"{board}/api/review", {"record": FULL_RECORD, "job": "review-one"})
+    )))  # fmt: skip
+    thread.start()
+    partial = []
+    for _ in range(400):  # the last cards are reviewed first, in milliseconds
+        with urllib.request.urlopen(f"{board}/api/jobs/review-one", timeout=10) as reply:
+            state = json.load(reply)
+        partial = state.get("partial", [])
+        if partial:
+            break
+        time.sleep(0.05)
+    assert partial and partial[0]["number"] == 48, "the review works from the last card backward"
+    assert state["progress"].startswith("move ")
+    post(f"{board}/api/jobs/review-one/cancel", {})
+    thread.join(timeout=60)
+    assert answer["status"] == 200, answer
+    body = answer["body"]
+    assert body["interrupted"] is True and not body["complete"]
+    numbers = [m["number"] for m in body["moves"]]
+    assert {m["number"] for m in partial} <= set(numbers)
+    assert sorted(numbers + body["missing"]) == list(range(1, 49))
+    assert numbers == list(range(49 - len(numbers), 49))

@@ -50,6 +50,13 @@ def _solve(args, job: Job) -> dict:
     return api.solve_position(args, job.progress).to_json()
 
 
+def _review(args, job: Job) -> dict:
+    """Each card's review goes to the job's partial results as it is finished, for
+    the page to show while the rest goes on; a cancel returns the cards done."""
+    done = job.partial.append
+    return api.review_record(args, job.progress, lambda move: done(move.to_json())).to_json()
+
+
 def _graph(args, job: Job) -> dict:
     return nx.node_link_data(api.graph_of(args))
 
@@ -59,7 +66,7 @@ PRESETS = {"graph": {"out": "graph.json"}}  # required options the board sets: i
 SEARCHES: dict[str, Callable[[argparse.Namespace, Job], dict]] = {
     "solve": _solve,
     "analyze": lambda args, job: api.analyze_position(args).to_json(),
-    "review": lambda args, job: api.review_record(args).to_json(),
+    "review": _review,
     "hint": lambda args, job: api.hint_view(args).to_json(),
     "graph": _graph,
 }

@@ -5,8 +5,11 @@ The board's requests that search (solve, analyze, review, hint, graph) run on
 a small pool of worker threads, so the server answers other requests while
 they run (the compiled searches release the GIL). A request may name its job
 (``"job": "<id>"``): ``GET /api/jobs/<id>`` then tells what it is doing and
-for how long, and ``POST /api/jobs/<id>/cancel`` stops its searches at once
-through ``solver.threads.Cancel``, as Ctrl-C stops the command's.
+for how long, with the results it has finished so far (a review's cards, as
+each is done), and ``POST /api/jobs/<id>/cancel`` stops its searches at once
+through ``solver.threads.Cancel``, as Ctrl-C stops the command's. The first
+job of a server that finds the solver not compiled yet compiles it first and
+says so, so the page can tell why it waits.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from solver.compiled import COMPILE_SECONDS, is_compiled, warm_up
 from solver.threads import Cancel
 
 from .fields import FieldError
@@ -33,7 +37,8 @@ class Cancelled(Exception):
 
 
 class Job:
-    """One request's search: what it is doing (``progress``), since when, and its cancel."""
+    """One request's search: what it is doing (``progress``), since when, what it
+    has finished so far (``partial``: JSON objects, in the order finished) and its cancel."""
 
     def __init__(self, job_id: str, command: str, time_limit: float | None):
         self.id = job_id
@@ -42,6 +47,7 @@ class Job:
         self.started = time.perf_counter()
         self.message = "waiting for a free worker"
         self.cancel = Cancel()
+        self.partial: list[dict] = []
 
     def progress(self, message: str) -> None:
         self.message = message
@@ -54,6 +60,7 @@ class Job:
             "seconds": round(time.perf_counter() - self.started, 3),
             "time_limit": self.time_limit,
             "cancelled": self.cancel.is_set,
+            "partial": list(self.partial),
         }
 
 
@@ -88,6 +95,9 @@ class Jobs:
 
     @staticmethod
     def _work(job: Job, work: Callable[[Job], dict]) -> dict:
+        if not is_compiled():  # once per machine: the page shows why the first search waits
+            job.progress(f"compiling the solver (first use only, about {COMPILE_SECONDS} s)")
+            warm_up()
         job.progress("searching")
         with job.cancel.watching():
             try:
