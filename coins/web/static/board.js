@@ -1079,7 +1079,7 @@ function evaluationGraph(state) {
   const marked = reviewed.filter(m => m.label && (state.seat === null || m.seat === state.seat));
   const marks = marked.map(m => svgEl("text", {
     x: f(x(m.number)), y: f(y(m.expected[m.seat]) - 7), "text-anchor": "middle", class: `mark ${m.label}`,
-    "data-move": m.number, text: MARKS[m.label],
+    "data-move": m.number, text: MARKS[m.label], onclick: () => replayTo(state, m.number - 1),
   }, svgEl("title", { text: `card ${m.number}: seat ${m.seat} plays ${m.card}, a ${m.label}` })));
   const dots = reviewed.map(m => svgEl("circle", {
     cx: f(x(m.number)), cy: f(y(m.expected[m.seat])), r: 2.5, fill: SEAT_COLOURS[m.seat],
