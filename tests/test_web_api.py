@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
-from benchmarks.board import load, post, served  # noqa: E402
+from benchmarks.board import FULL_HAND, load, post, served  # noqa: E402
 from coins import cli  # noqa: E402
 
 ENDING = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"  # README: a six-card ending
@@ -179,17 +179,13 @@ def test_a_hundred_requests_at_once_all_come_back_right(board):
     assert result["statuses"] == [200]
 
 
-# a whole hand played by two greedy bots and the user's first card each turn (WebGame seed 11)
-FULL_RECORD = ("652.KJ6542.N95.AK74 AN94.N.AJ432.N98632 KJ873.A9873.K876.J5 2 - | 3C 2C 2S 5B 5C 2B "
-               "6S 6C 3S 7C 2O NO 3B 7S 4O 5O 4C 7O 8C 6O 6B 4S 8S JO JC KO 8B 9C JB 5S 9S 9B 3O KC "
-               "NS JS 4B NC KS 8O 7B NB AC 9O KB AB AS AO")  # fmt: skip
-
-
 def test_a_review_shows_its_cards_as_they_are_done_and_a_cancel_keeps_them(board):
     answer = {}
-    thread = threading.Thread(target=lambda: answer.update(zip(
-        ("status", "body"), post(f"{board}/api/review", {"record": FULL_RECORD, "job": "review-one"})
-    )))  # fmt: skip
+
+    def review():
+        answer["status"], answer["body"] = post(f"{board}/api/review", {"record": FULL_HAND, "job": "review-one"})
+
+    thread = threading.Thread(target=review)
     thread.start()
     partial = []
     for _ in range(400):  # the last cards are reviewed first, in milliseconds

@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
 pytest.importorskip("playwright", reason="Playwright is not installed: pip install '.[test]'")
 
-from benchmarks.board import browser, chromium_path, served  # noqa: E402
+from benchmarks.board import FULL_HAND, browser, chromium_path, served  # noqa: E402
 from coins import cli  # noqa: E402
 from solver import Position  # noqa: E402
 from solver.errors import CoinsError  # noqa: E402
@@ -27,10 +27,6 @@ from solver.errors import CoinsError  # noqa: E402
 ENDING = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"  # README: a six-card ending
 SMALL = "7...2 K.3.. J.6.. 0 - 0,1,0"  # solver/__init__.py's doctest
 FULL_DEAL = "982.J8732.K95.AJ542 KNJ7543.96.AN874.96 A6.AKN54.J632.KN873 0 -"  # RULES.md
-# a whole hand played by two greedy bots and the user's first card each turn (WebGame seed 11)
-FULL_RECORD = ("652.KJ6542.N95.AK74 AN94.N.AJ432.N98632 KJ873.A9873.K876.J5 2 - | 3C 2C 2S 5B 5C 2B "
-               "6S 6C 3S 7C 2O NO 3B 7S 4O 5O 4C 7O 8C 6O 6B 4S 8S JO JC KO 8B 9C JB 5S 9S 9B 3O KC "
-               "NS JS 4B NC KS 8O 7B NB AC 9O KB AB AS AO")  # fmt: skip
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 NEAR_TIE = 0.3  # analysis.reviews.NEAR_TIE: estimates closer than this are a tie
 TIMEOUT_MS = 30_000
@@ -203,6 +199,14 @@ def cost_text(cost, estimated: bool) -> str:
     return f"~{cost:.2f}" if estimated else str(cost)
 
 
+# is the element under another one at its centre (a card overlapping it)?
+COVERED = """node => {
+    const r = node.getBoundingClientRect();
+    const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return at !== null && !node.contains(at) && !at.contains(node);
+}"""
+
+
 def assert_readable(page, board: str) -> None:
     """Every value strip of ``board`` lies whole inside its card and inside the screen's width."""
     width = page.viewport_size["width"]
@@ -219,11 +223,7 @@ def assert_readable(page, board: str) -> None:
         assert card["x"] - 0.5 <= box["x"] and box["x"] + box["width"] <= card["x"] + card["width"] + 0.5
         assert card["y"] - 0.5 <= box["y"] and box["y"] + box["height"] <= card["y"] + card["height"] + 0.5
         assert 0 <= card["x"] and card["x"] + card["width"] <= width, f"a card is off the {width}px screen"
-        covered = strip.evaluate(
-            "node => { const r = node.getBoundingClientRect();"
-            " const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);"
-            " return at !== null && !node.contains(at) && !at.contains(node); }"
-        )  # fmt: skip
+        covered = strip.evaluate(COVERED)
         assert not covered, f"{strip.inner_text()!r} is under another element"
 
 
@@ -246,8 +246,8 @@ def review_rows_match(page, answer: dict) -> None:
         assert row.locator(".paranoid-cost").inner_text() == ("-" if paranoid is None else str(paranoid["cost"]))
         assert (row.locator(".estimated-tag").count() == 1) == move["estimated"]
         marks = row.locator(".mark")
-        assert [marks.nth(j).inner_text() for j in range(marks.count())] == (
-            [MARKS[move["label"]]] if move["label"] else [])  # fmt: skip
+        shown = [marks.nth(j).inner_text() for j in range(marks.count())]
+        assert shown == ([MARKS[move["label"]]] if move["label"] else [])
         if answer["seat"] is not None:
             knew = row.locator(".knew-cost").inner_text()
             assert (knew != "") == (move["known"] is not None)
@@ -296,7 +296,7 @@ def replayed_values(page) -> dict:
 def test_a_full_hand_is_reviewed_card_by_card_then_replayed(screen_page):
     page = screen_page
     with page.expect_response("**/api/review", timeout=90_000) as response:
-        start_review(page, FULL_RECORD, "2", "2", "10")
+        start_review(page, FULL_HAND, "2", "2", "10")
         # rows come in while the review runs: the last cards are done in milliseconds
         page.wait_for_selector("#review-table tr.reviewed")
         assert page.is_visible("#review-status")
@@ -310,8 +310,8 @@ def test_a_full_hand_is_reviewed_card_by_card_then_replayed(screen_page):
     # the graph: one line a seat, seat 2's marks on it
     assert page.locator("#review-graph polyline.seat-line").count() == 3
     marked = page.locator("#review-graph text.mark")
-    assert sorted(int(marked.nth(i).get_attribute("data-move")) for i in range(marked.count())) == sorted(
-        m["number"] for m in answer["moves"] if m["label"] and m["seat"] == 2)  # fmt: skip
+    drawn = sorted(int(marked.nth(i).get_attribute("data-move")) for i in range(marked.count()))
+    assert drawn == [m["number"] for m in answer["moves"] if m["label"] and m["seat"] == 2]
 
     # the replay: the arrow keys step through the hand, a click on the graph jumps
     page.locator("#review-graph").scroll_into_view_if_needed()
@@ -347,7 +347,7 @@ def test_a_full_hand_is_reviewed_card_by_card_then_replayed(screen_page):
 
 def test_a_cancelled_review_keeps_the_cards_done(page):
     with page.expect_response("**/api/review", timeout=60_000) as response:
-        start_review(page, FULL_RECORD, "", "", "25")
+        start_review(page, FULL_HAND, "", "", "25")
         page.wait_for_selector("#review-table tr.reviewed")
         page.click("#review-status .cancel")
     answer = response.value.json()
