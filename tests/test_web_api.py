@@ -206,3 +206,14 @@ def test_a_review_shows_its_cards_as_they_are_done_and_a_cancel_keeps_them(board
     assert {m["number"] for m in partial} <= set(numbers)
     assert sorted(numbers + body["missing"]) == list(range(1, 49))
     assert numbers == list(range(49 - len(numbers), 49))
+
+
+def test_the_first_job_compiles_the_solver_and_says_so(monkeypatch):
+    from coins.web import jobs
+
+    job = jobs.Job("first", "solve", 10.0)
+    said = []
+    monkeypatch.setattr(jobs, "is_compiled", lambda: False)
+    monkeypatch.setattr(jobs, "warm_up", lambda: said.append(job.message))
+    assert jobs.Jobs._work(job, lambda job: {"progress": job.message}) == {"progress": "searching"}
+    assert said == [f"compiling the solver (first use only, about {jobs.COMPILE_SECONDS} s)"]
