@@ -217,3 +217,10 @@ def test_the_first_job_compiles_the_solver_and_says_so(monkeypatch):
     monkeypatch.setattr(jobs, "warm_up", lambda: said.append(job.message))
     assert jobs.Jobs._work(job, lambda job: {"progress": job.message}) == {"progress": "searching"}
     assert said == [f"compiling the solver (first use only, about {jobs.COMPILE_SECONDS} s)"]
+
+
+def test_a_cancel_that_overtakes_its_request_stops_the_job_as_it_starts(board):
+    status, body = post(f"{board}/api/jobs/early-one/cancel", {})
+    assert status == 200 and body["cancelled"] is False  # nothing running yet
+    status, body = post(f"{board}/api/solve", {"position": FULL_DEAL, "job": "early-one"})
+    assert status == 200 and body["interrupted"] is True and body["exact"] is False

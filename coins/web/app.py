@@ -112,10 +112,8 @@ def create_app(time_limit: float = DEFAULT_TIME_LIMIT) -> Starlette:
                                                         "done": True})  # fmt: skip
 
     async def job_cancel(request: Request) -> JSONResponse:
-        job = jobs.get(request.path_params["job"])
-        if job is not None:
-            job.cancel.set()
-        return JSONResponse({"job": request.path_params["job"], "cancelled": job is not None})
+        cancelled = jobs.cancel(request.path_params["job"])
+        return JSONResponse({"job": request.path_params["job"], "cancelled": cancelled})
 
     async def position(request: Request) -> JSONResponse:
         fields = await _fields(request)

@@ -7,7 +7,8 @@ they run (the compiled searches release the GIL). A request may name its job
 (``"job": "<id>"``): ``GET /api/jobs/<id>`` then tells what it is doing and
 for how long, with the results it has finished so far (a review's cards, as
 each is done), and ``POST /api/jobs/<id>/cancel`` stops its searches at once
-through ``solver.threads.Cancel``, as Ctrl-C stops the command's. The first
+through ``solver.threads.Cancel``, as Ctrl-C stops the command's (or as it
+starts, when the cancel overtook the request). The first
 job of a server that finds the solver not compiled yet compiles it first and
 says so, so the page can tell why it waits.
 """
@@ -19,6 +20,7 @@ import re
 import threading
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -30,6 +32,7 @@ from .fields import FieldError
 DEFAULT_TIME_LIMIT = 60.0  # seconds a search may take unless the request or `coins serve` says
 SEARCH_WORKERS = 2  # searches at once: one a core; the rest wait their turn
 JOB_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+EARLY_CANCELS = 256  # cancels that came before their job's request, kept for it
 
 
 class Cancelled(Exception):
@@ -70,6 +73,7 @@ class Jobs:
     def __init__(self, workers: int = SEARCH_WORKERS):
         self.executor = ThreadPoolExecutor(workers, thread_name_prefix="coins-web")
         self.running: dict[str, Job] = {}
+        self.early: deque[str] = deque(maxlen=EARLY_CANCELS)
         self.lock = threading.Lock()
 
     async def run(self, job_id: str | None, command: str, time_limit: float | None,
@@ -85,6 +89,9 @@ class Jobs:
             if job_id in self.running:
                 raise FieldError(f'job "{job_id}" is already running', "job")
             self.running[job_id] = job
+            if job_id in self.early:  # the page gave it up while its request was on the way
+                self.early.remove(job_id)
+                job.cancel.set()
         try:
             return await asyncio.get_running_loop().run_in_executor(
                 self.executor, self._work, job, work
@@ -104,6 +111,18 @@ class Jobs:
                 return work(job)
             except KeyboardInterrupt:  # a search stopped by the cancel, with no result to give
                 raise Cancelled(f"{job.command} cancelled") from None
+
+    def cancel(self, job_id: str) -> bool:
+        """Stop the job's searches; True if it was running. A job not running yet is
+        stopped as it starts: a page's cancel may overtake the request it cancels."""
+        with self.lock:
+            job = self.running.get(job_id)
+            if job is None:
+                if JOB_ID.fullmatch(job_id):
+                    self.early.append(job_id)
+                return False
+        job.cancel.set()
+        return True
 
     def get(self, job_id: str) -> Job | None:
         with self.lock:
