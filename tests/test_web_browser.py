@@ -472,3 +472,21 @@ def test_every_value_of_a_full_deal_is_readable_and_estimates_are_marked(screen_
         assert cards.nth(i).locator(".m").inner_text().startswith("m ~")
     assert "null" not in page.inner_text("#board")
     assert_readable(page, "#board")
+
+
+def test_an_analysis_marks_its_estimates_and_never_prints_null(page, capsys):
+    answer = command_json(capsys, "analyze", ENDING)
+    first = answer["decisions"][0]  # made an estimate, as beyond exact reach
+    first |= {"estimated": True, "guaranteed": None}
+    for card in first["cards"]:
+        card |= {"paranoid": None, "maxn": [v + 0.25 for v in card["maxn"]]}
+    answer |= {"estimated": [1], "exact": False}
+    page.route("**/api/analyze", lambda route: route.fulfill(json=answer))
+    page.click("#analyze")
+    page.wait_for_selector("#analysis table")
+    line = page.inner_text("#main-line")
+    assert line.startswith(f"Main line: {first['played'][:-1]}")
+    assert line.count("~") == 1  # the first card only
+    row = page.inner_text("#analysis tr:nth-child(2)")
+    assert "g -" in row and "m ~" in row
+    assert "null" not in page.inner_text("#analysis")

@@ -560,6 +560,7 @@ async function analyzeCurrent() {
   // the main line, each estimated card marked ~
   const line = result.decisions.map(d => [chipEl(d.played), d.estimated ? el("span", { class: "estimated-tag", text: "~" }) : null, " "]);
   $("analysis").replaceChildren(el("h2", { id: "main-line" }, "Main line: ", ...line),
+    el("p", { class: "dim", text: result.main_line }),
     el("div", { class: "table-scroll" }, el("table", { class: "results" }, el("tr", {}, ...["#", "seat", "plays", "every card: g guaranteed, m max^n own", ""]
       .map(h => el("th", { text: h }))), ...rows)),
     el("p", { class: "dim", text: `${result.exact ? "exact" : result.estimated.length ? `estimated (~): cards ${rangesText(result.estimated)}, beyond exact reach in the time` : "not exact: the time ran out"}${result.complete ? "" : "; stopped before the end of the hand"}, ${result.nodes.toLocaleString()} nodes, ${result.seconds.toFixed(2)} s` }));
