@@ -48,14 +48,20 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+// el for SVG (the suits' pictures, the review's graph): attributes as they are, children flattened
+function svgEl(tag, attributes = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== null && value !== undefined) node.setAttribute(key, value);
+  }
+  node.append(...children.flat(Infinity).filter(Boolean));
+  return node;
+}
+
 function suitIcon(suit, className) {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("class", className);
-  svg.setAttribute("aria-hidden", "true");
-  const use = document.createElementNS("http://www.w3.org/2000/svg", "use");
-  use.setAttribute("href", `#suit-${suit}`);
-  svg.append(use);
-  return svg;
+  return svgEl("svg", { class: className, "aria-hidden": "true" }, svgEl("use", { href: `#suit-${suit}` }));
 }
 
 // A card drawn: rank, suit letter and picture; `values` lines below; `onclick` makes it a
@@ -1039,17 +1045,6 @@ function drawReplay(state) {
 
 // ----- the evaluation graph: each seat's expected points for the hand, card by card --------
 const SEAT_COLOURS = ["#1565c0", "#d84315", "#6a1b9a"];
-
-function svgEl(tag, attributes = {}, ...children) {
-  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (value !== null && value !== undefined) node.setAttribute(key, value);
-  }
-  node.append(...children.flat(Infinity).filter(Boolean));
-  return node;
-}
 
 function evaluationGraph(state) {
   const { read, moves } = state;
