@@ -440,6 +440,15 @@ def test_the_position_is_in_the_address_and_back_steps_back(page, chromium, boar
     page.go_forward()
     page.wait_for_selector("#board [data-seat='1'].to-move .card .values")
     assert page.input_value("#position-text") == after
+    # to another tab and back: the page's Back button still steps back a card
+    page.click("nav [data-tab=hint]")
+    page.click("nav [data-tab=position]")
+    page.click("#step-back")
+    page.wait_for_selector("#board [data-seat='0'].to-move .card .values")
+    assert page.input_value("#position-text") == ENDING
+    page.go_back()  # the browser's Back: to where the page's Back button was clicked
+    page.wait_for_selector("#board [data-seat='1'].to-move .card .values")
+    assert page.input_value("#position-text") == after
     # the address shared: another browser opens the same position
     context, other, errors = opened(chromium, page.url, "laptop")
     try:

@@ -311,11 +311,13 @@ for (const button of document.querySelectorAll("nav button")) button.onclick = (
 const shownTab = () => document.querySelector("nav button[aria-selected=true]").dataset.tab;
 const TAB_TEXT = { position: "position-text", hint: "view-text", review: "review-text" };
 
-// The page's state in the browser's history: a new entry (`push`) or this one updated.
-function remember(push, extra = {}) {
+// The page's state in the browser's history: a new entry (`push`) or this one updated. A
+// position keeps the positions played to reach it (for the Back button) and, once solved,
+// that coming back to it solves it again.
+function remember(push) {
   const tab = shownTab();
   const text = TAB_TEXT[tab] ? $(TAB_TEXT[tab]).value.trim() : "";
-  const state = { tab, text, ...extra };
+  const state = tab === "position" ? { tab, text, visited, solve: solved !== null } : { tab, text };
   const hash = `#${tab}${text ? `=${encodeURIComponent(text)}` : ""}`;
   if (push && hash !== location.hash) window.history.pushState(state, "", hash);
   else window.history.replaceState(state, "", hash);
@@ -382,7 +384,7 @@ async function loadPosition(text, { quiet = false, visited: path = null, remembe
     visited = path || [read.text];
     solved = null;
     drawPosition(read);
-    if (!remembered && shownTab() === "position") remember(!quiet, { visited });
+    if (!remembered && shownTab() === "position") remember(!quiet);
     return read;
   } catch (error) {
     if (!current()) return null;
@@ -523,7 +525,7 @@ async function solveCurrent() {
   if (!current()) return;
   solved = answer;
   drawPosition(read);
-  if (shownTab() === "position") remember(false, { visited, solve: true });  // Back solves it again
+  if (shownTab() === "position") remember(false);
 }
 
 // Play a card of the mover: the next position, a new entry in the browser's history.
@@ -534,11 +536,21 @@ async function playCard(card) {
     const next = read.position;
     const path = [...visited, next];
     if (!await loadPosition(next, { visited: path, remembered: true })) return;
-    remember(true, { visited: path, solve: !read.over });
+    remember(true);
     if (!read.over) await solveCurrent();
   } catch (error) {
     refused(error, $("solve-error"));
   }
+}
+
+// The Back button: one card back along the positions played, a new entry in the browser's
+// history as a card played is (the browser's Back goes back through that history).
+async function stepBack() {
+  if (visited.length < 2) return;
+  const path = visited.slice(0, -1);
+  if (!await loadPosition(path[path.length - 1], { visited: path, remembered: true })) return;
+  remember(true);
+  await solveCurrent();
 }
 
 async function analyzeCurrent() {
@@ -587,7 +599,7 @@ $("setup-deal").onclick = async () => {
 };
 $("solve").onclick = solveCurrent;
 $("analyze").onclick = analyzeCurrent;
-$("step-back").onclick = () => window.history.back();  // to the entry playCard left
+$("step-back").onclick = stepBack;
 $("step-line").onclick = () => {
   const card = (solved.equilibrium_line || solved.line || [])[0];
   if (card) playCard(card);
