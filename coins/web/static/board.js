@@ -743,10 +743,12 @@ async function playMyCard(card) {
   showError($("play-error"), null);
   $("play-hint-result").replaceChildren();
   for (const button of $("play-board").querySelectorAll("button.card")) button.disabled = true;
+  $("play-message").textContent = "The bots are playing...";
   try {
     drawGame(await post("/api/play/move", { game: game.game, card }));
   } catch (error) {
     refused(error, $("play-error"));
+    drawGame(game);  // the hand as it was, its cards clickable again
   }
 }
 
