@@ -924,7 +924,11 @@ function drawReview(state) {
     ] : [el("td", { class: "dim waiting", colspan: columns.length - 3, text: result ? "not reviewed" : "…" })];
     return el("tr", {
       "data-move": i + 1, class: `${m ? "reviewed" : "missing"} ${m && parts(m) ? "parts" : ""} ${state.step === i ? "current" : ""}`,
-      onclick: event => { if (!event.target.closest("a")) replayTo(state, i); },
+      onclick: event => {
+        if (event.target.closest("a")) return;  // a decision graph's link
+        replayTo(state, i);
+        $("replay-board").scrollIntoView({ block: "nearest" });
+      },
     }, el("td", { class: "num", text: i + 1 }), el("td", { class: "num", text: seatOf(i) }),
     el("td", { class: "played" }, chipEl(card), m && m.estimated ? el("span", { class: "estimated-tag", text: "~" }) : null, markEl(m && m.label)),
     ...cells);
