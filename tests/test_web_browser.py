@@ -4,8 +4,12 @@ Expected values come from the command line (``coins.cli.main`` with
 ``--json``): the values the page shows on the cards are the ones ``coins
 solve`` prints, its errors the library's, its hint the cards ``coins hint``
 ranks, its review the costs ``coins review`` gives for the hand the page
-played. Without Chromium the tests are skipped and say why; under CI
-(``CI`` set) a missing Chromium fails them, since ``.ci/run`` installs it.
+played. A review under a time limit ends where the machine's speed lets it,
+so its page is checked against the answer the page itself received (every
+card reviewed shows that answer's values, every other one says so), never
+against how far it got. The pages run on a laptop's screen and a phone's.
+Without Chromium the tests are skipped and say why; under CI (``CI`` set) a
+missing Chromium fails them, since ``.ci/run`` installs it.
 """
 
 from __future__ import annotations
