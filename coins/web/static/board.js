@@ -954,16 +954,14 @@ function drawReview(state) {
       el("tr", {}, ...columns.map(h => el("th", { text: h }))), ...rows)),
     el("p", { class: "dim", text: "cost: what the card lost its player against its best card, in points from that decision on. "
       + "m: own points, everyone for themselves (max^n); g: guaranteed points, the other two against it (paranoid), "
-      + "where proven; ~: estimated (no g there); best: within 0.3 points for an estimate. "
+      + `where proven; ~: estimated (no g there); best: within ${NEAR_TIE} points for an estimate. `
       + (known ? `knew: seat ${state.seat}'s cost on the deals it could not rule out (a hint from its view at the time), ± its standard error. ` : "")
-      + `Marks: ${Object.entries(MARKS).reverse().map(([label, mark]) => `${mark} ${label} from ${reviewLabels(state)[label]}`).join(", ")} points`
-      + (known ? `, by what it knew for seat ${state.seat}, else by the m cost` : ", by the m cost")
-      + "; accuracy: the share of a seat's choices that earned no mark. Highlighted: the modes part (no card is best in both)." }));
+      + (result ? `Marks: ${Object.entries(MARKS).reverse().map(([label, mark]) => `${mark} ${label} from ${result.labels[label]}`).join(", ")} points`
+        + (known ? `, by what it knew for seat ${state.seat}, else by the m cost` : ", by the m cost")
+        + "; accuracy: the share of a seat's choices that earned no mark. " : "")
+      + "Highlighted: the modes part (no card is best in both)." }));
   drawReplay(state);
 }
-
-// the marks' thresholds: the review's own (its "labels"), the usual ones until it answers
-const reviewLabels = state => (state.result ? state.result.labels : { blunder: 1.5, mistake: 0.7, inaccuracy: 0.3 });
 
 function reviewFooter(state) {
   const { result, read } = state;
