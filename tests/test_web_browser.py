@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import urllib.parse
+import urllib.request
 
 import pytest
 
@@ -503,3 +505,23 @@ def test_an_analysis_marks_its_estimates_and_never_prints_null(page, capsys):
     row = page.inner_text("#analysis tr:nth-child(2)")
     assert "g -" in row and "m ~" in row
     assert "null" not in page.inner_text("#analysis")
+
+
+def test_a_page_that_goes_cancels_its_search(page, board):
+    page.fill("#position-text", FULL_DEAL)
+    page.click("#position-load")
+    page.fill("#solve-time", "25")
+    with page.expect_request("**/api/solve") as solving:
+        page.click("#solve")
+    job = solving.value.post_data_json["job"]
+    page.wait_for_function("() => document.querySelector('#solve-status .status-text').textContent.includes(' s')")
+    page.goto("about:blank")  # the page goes: its beacon cancels the solve
+    state = {}
+    for _ in range(100):
+        with urllib.request.urlopen(f"{board}/api/jobs/{job}", timeout=10) as reply:
+            state = json.load(reply)
+        if state.get("done") or state.get("cancelled"):
+            break
+        time.sleep(0.1)
+    # long before its 25 s: no solve of a full deal ends so soon unless cancelled
+    assert state.get("done") or state.get("cancelled"), state
