@@ -525,3 +525,19 @@ def test_a_page_that_goes_cancels_its_search(page, board):
         time.sleep(0.1)
     # long before its 25 s: no solve of a full deal ends so soon unless cancelled
     assert state.get("done") or state.get("cancelled"), state
+
+
+def test_a_small_search_is_not_held_behind_the_pages_long_one(page):
+    with page.expect_response("**/api/review", timeout=60_000) as review:
+        start_review(page, FULL_HAND, "", "", "25")
+        page.wait_for_selector("#review-table tr.reviewed")
+        page.click("nav [data-tab=position]")
+        page.fill("#position-text", SMALL)
+        page.click("#position-load")
+        page.click("#solve")  # the page's one search now: the review is cancelled
+        page.wait_for_selector("#board [data-seat='0'] .card .values [data-maxn]")
+    answer = review.value.json()
+    assert answer["interrupted"]
+    page.click("nav [data-tab=review]")
+    page.wait_for_selector("#review-summary")
+    review_footer_says_what_happened(page, answer)
