@@ -870,6 +870,7 @@ async function reviewCurrent() {
       time_limit: Number($("review-time").value) || null,
     }, $("review-status"), job => add(job.partial));
   } catch (error) {
+    $("review-result").replaceChildren();  // no rows waiting for a review that was refused
     refused(error, $("review-error"), $("review-text"));
     return;
   }
