@@ -183,7 +183,8 @@ def test_a_review_shows_its_cards_as_they_are_done_and_a_cancel_keeps_them(board
     answer = {}
 
     def review():
-        answer["status"], answer["body"] = post(f"{board}/api/review", {"record": FULL_HAND, "job": "review-one"})
+        fields = {"record": FULL_HAND, "job": "review-one"}
+        answer["status"], answer["body"] = post(f"{board}/api/review", fields)
 
     thread = threading.Thread(target=review)
     thread.start()

@@ -249,7 +249,8 @@ def review_rows_match(page, answer: dict) -> None:
             continue
         assert row.locator(".maxn-cost").inner_text() == cost_text(move["maxn"]["cost"], move["estimated"])
         paranoid = move["paranoid"]
-        assert row.locator(".paranoid-cost").inner_text() == ("-" if paranoid is None else str(paranoid["cost"]))
+        paranoid_cost = "-" if paranoid is None else str(paranoid["cost"])
+        assert row.locator(".paranoid-cost").inner_text() == paranoid_cost
         assert (row.locator(".estimated-tag").count() == 1) == move["estimated"]
         marks = row.locator(".mark")
         shown = [marks.nth(j).inner_text() for j in range(marks.count())]
@@ -334,7 +335,8 @@ def test_a_full_hand_is_reviewed_card_by_card_then_replayed(screen_page):
             f"Card {move['number']} of 48: seat {move['seat']} plays {move['card']}")
         assert page.locator(f"#review-table tr[data-move='{move['number']}'].current").count() == 1
         shown = replayed_values(page)
-        assert {c: v for c, (v, _) in shown.items()} == {c: [float(x) for x in r] for c, r in move["maxn"]["cards"].items()}
+        results = {card: [float(v) for v in result] for card, result in move["maxn"]["cards"].items()}
+        assert {card: values for card, (values, _) in shown.items()} == results
         assert {c for c, (_, best) in shown.items() if best} == set(move["maxn"]["best"])
         text = page.inner_text("#replay-board .seat.to-move")
         assert ("~" in text) == move["estimated"]
@@ -348,7 +350,8 @@ def test_a_full_hand_is_reviewed_card_by_card_then_replayed(screen_page):
         card.tap()
     else:
         card.hover()
-    assert page.inner_text("#replay-board .details").startswith(f"{card.get_attribute('data-card')}: max^n: seats 0-1-2 get")
+    details = page.inner_text("#replay-board .details")
+    assert details.startswith(f"{card.get_attribute('data-card')}: max^n: seats 0-1-2 get")
 
 
 def test_a_cancelled_review_keeps_the_cards_done(page):
@@ -419,7 +422,10 @@ def test_an_answer_for_an_older_position_never_shows(page):
     page.click("#solve")
     page.wait_for_selector("#board [data-seat='0'] .card .values [data-maxn]")
     shown = page.inner_html("#board")
-    with page.expect_response(lambda r: r.url.endswith("/api/solve") and ENDING in r.request.post_data) as old:
+    def first_solve(response):
+        return response.url.endswith("/api/solve") and ENDING in response.request.post_data
+
+    with page.expect_response(first_solve) as old:
         held[0].continue_()
     # the page's cancel came first: the server stopped the search as it started
     assert old.value.status == 409 or old.value.json()["interrupted"]
@@ -458,7 +464,7 @@ def test_the_position_is_in_the_address_and_back_steps_back(page, chromium, boar
     # the address shared: another browser opens the same position
     context, other, errors = opened(chromium, page.url, "laptop")
     try:
-        other.wait_for_function(f"() => document.querySelector('#position-text').value === {json.dumps(after)}")
+        other.wait_for_function(f"() => $('position-text').value === {json.dumps(after)}")
         assert other.locator("#board [data-seat='1'].to-move").count() == 1
         assert not errors
     finally:
@@ -514,7 +520,7 @@ def test_a_page_that_goes_cancels_its_search(page, board):
     with page.expect_request("**/api/solve") as solving:
         page.click("#solve")
     job = solving.value.post_data_json["job"]
-    page.wait_for_function("() => document.querySelector('#solve-status .status-text').textContent.includes(' s')")
+    page.wait_for_selector("#solve-status .status-text:has-text('at most')")  # the job is running
     page.goto("about:blank")  # the page goes: its beacon cancels the solve
     state = {}
     for _ in range(100):
