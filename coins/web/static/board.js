@@ -1109,8 +1109,8 @@ function evaluationGraph(state) {
   svgEl("text", { x: left, y: height - 6, text: "card 1" }),
   svgEl("text", { x: width - right, y: height - 6, "text-anchor": "end", text: "end" }));
   const legend = el("p", { class: "dim graph-legend" }, ...SEATS.map(s => el("span", { class: "swatch-item" },
-    el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s]}` }), `seat ${s}`)),
-  `: expected points: taken + the best card's max^n result before each card${estimated.length ? "; shaded: estimated (~)" : ""}; `
+    el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s]}` }), `seat ${s}`)), el("br"),
+  `Each seat's points for the hand before each card: taken + the best card's max^n result${estimated.length ? "; shaded: estimated (~)" : ""}; `
     + `${state.seat === null ? "marks" : `seat ${state.seat}'s marks`} on the mover's line. Click a card's column to replay it.`);
   return [graph, legend];
 }
