@@ -33,6 +33,10 @@ CHROMIUM_FLAGS = [  # as root, offline: no sandbox, no GPU, no calls home
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 LOAD_POSITION = "7...2 K.3.. J.6.. 0 - 0,1,0"  # solver/__init__.py's doctest: guaranteed [0, 0, 2]
+# a whole hand played by two greedy bots and the user's first card each turn (WebGame seed 11)
+FULL_HAND = ("652.KJ6542.N95.AK74 AN94.N.AJ432.N98632 KJ873.A9873.K876.J5 2 - | 3C 2C 2S 5B 5C 2B "
+             "6S 6C 3S 7C 2O NO 3B 7S 4O 5O 4C 7O 8C 6O 6B 4S 8S JO JC KO 8B 9C JB 5S 9S 9B 3O KC "
+             "NS JS 4B NC KS 8O 7B NB AC 9O KB AB AS AO")
 
 
 def chromium_path() -> str | None:
@@ -126,10 +130,11 @@ def load(base: str, requests: int = 100, timeout: float = 60) -> dict:
 # ----- screenshots -----------------------------------------------------------------------
 
 SCREEN = {"width": 1366, "height": 900}  # a laptop's screen
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
 
 def screenshots(base: str, out: Path, executable: str) -> list[Path]:
-    """The four screens of the board, as ``out/board-*.png``."""
+    """The main screens of the board, as ``out/board-*.png``: the last one on a phone."""
     out.mkdir(parents=True, exist_ok=True)
     shots = []
     with browser(executable) as chromium:
@@ -160,12 +165,31 @@ def screenshots(base: str, out: Path, executable: str) -> list[Path]:
             page.wait_for_selector("#play-board button.card:not([disabled])")
         shots.append(_shot(page, out / "board-play.png"))
 
-        page.click("nav [data-tab=review]")
-        page.fill("#review-text", "J9.J4..52 .K75.6.N8 A753.8.5. 0 - | 9C 5O 8O 3C 2B 8B NB 5S 4O")
-        page.click("#review")
-        page.wait_for_selector("#review-table")
+        _review(page, "30")
+        page.locator("#review-footer").scroll_into_view_if_needed()
         shots.append(_shot(page, out / "board-review.png"))
+        page.locator("#review-graph text.mark").first.click()  # the replay at seat 2's first mark
+        page.locator(".review-views").scroll_into_view_if_needed()
+        shots.append(_shot(page, out / "board-replay.png"))
+
+        phone = chromium.new_context(**PHONE).new_page()
+        phone.goto(base)
+        _review(phone, "15")
+        phone.locator("#review-graph text.mark").first.click()
+        phone.locator("#replay-board .seat.to-move .card").first.tap()  # its values in full
+        phone.locator("#replay-board .details").evaluate("node => node.scrollIntoView({block: 'end'})")
+        shots.append(_shot(phone, out / "board-phone.png"))
     return shots
+
+
+def _review(page, seconds: str) -> None:
+    """``FULL_HAND`` reviewed on the Review tab, seat 2 with what it knew."""
+    page.click("nav [data-tab=review]")
+    page.fill("#review-text", FULL_HAND)
+    page.select_option("#review-seat", "2")
+    page.fill("#review-time", seconds)
+    page.click("#review")
+    page.wait_for_selector("#review-summary", timeout=120_000)
 
 
 def _shot(page, path: Path) -> Path:

@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
-from benchmarks.board import load, post, served  # noqa: E402
+from benchmarks.board import FULL_HAND, load, post, served  # noqa: E402
 from coins import cli  # noqa: E402
 
 ENDING = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"  # README: a six-card ending
@@ -177,3 +177,51 @@ def test_a_hundred_requests_at_once_all_come_back_right(board):
     result = load(board, requests=100, timeout=120)
     assert result["answered"] == result["right"] == 100, result
     assert result["statuses"] == [200]
+
+
+def test_a_review_shows_its_cards_as_they_are_done_and_a_cancel_keeps_them(board):
+    answer = {}
+
+    def review():
+        fields = {"record": FULL_HAND, "job": "review-one"}
+        answer["status"], answer["body"] = post(f"{board}/api/review", fields)
+
+    thread = threading.Thread(target=review)
+    thread.start()
+    partial = []
+    for _ in range(400):  # the last cards are reviewed first, in milliseconds
+        with urllib.request.urlopen(f"{board}/api/jobs/review-one", timeout=10) as reply:
+            state = json.load(reply)
+        partial = state.get("partial", [])
+        if partial:
+            break
+        time.sleep(0.05)
+    assert partial and partial[0]["number"] == 48, "the review works from the last card backward"
+    assert state["progress"].startswith("move ")
+    post(f"{board}/api/jobs/review-one/cancel", {})
+    thread.join(timeout=60)
+    assert answer["status"] == 200, answer
+    body = answer["body"]
+    assert body["interrupted"] is True and not body["complete"]
+    numbers = [m["number"] for m in body["moves"]]
+    assert {m["number"] for m in partial} <= set(numbers)
+    assert sorted(numbers + body["missing"]) == list(range(1, 49))
+    assert numbers == list(range(49 - len(numbers), 49))
+
+
+def test_the_first_job_compiles_the_solver_and_says_so(monkeypatch):
+    from coins.web import jobs
+
+    job = jobs.Job("first", "solve", 10.0)
+    said = []
+    monkeypatch.setattr(jobs, "is_compiled", lambda: False)
+    monkeypatch.setattr(jobs, "warm_up", lambda: said.append(job.message))
+    assert jobs.Jobs._work(job, lambda job: {"progress": job.message}) == {"progress": "searching"}
+    assert said == [f"compiling the solver (first use only, about {jobs.COMPILE_SECONDS} s)"]
+
+
+def test_a_cancel_that_overtakes_its_request_stops_the_job_as_it_starts(board):
+    status, body = post(f"{board}/api/jobs/early-one/cancel", {})
+    assert status == 200 and body["cancelled"] is False  # nothing running yet
+    status, body = post(f"{board}/api/solve", {"position": FULL_DEAL, "job": "early-one"})
+    assert status == 200 and body["interrupted"] is True and body["exact"] is False

@@ -29,9 +29,11 @@ def serve_command(args: argparse.Namespace) -> None:
     The page sets up a position by clicking cards or pasting the notation,
     shows every card's values (guaranteed and max^n) and the main line, ranks
     a player's cards from their view (hints), plays hands or matches against
-    the bots and reviews them. Its JSON endpoints (POST /api/solve, analyze,
-    review, hint, graph, deal) take the commands' options as fields and answer
-    what their --json prints. Ctrl-C stops the server.
+    the bots and reviews them card by card, with a replay of the hand and a
+    graph of each seat's expected points. Its JSON endpoints (POST
+    /api/solve, analyze, review, hint, graph, deal) take the commands'
+    options as fields and answer what their --json prints. Ctrl-C stops the
+    server.
     """
     try:
         import uvicorn

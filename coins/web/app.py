@@ -56,6 +56,13 @@ def _solve(args, job: Job) -> dict:
     return api.solve_position(args, job.progress).to_json()
 
 
+def _review(args, job: Job) -> dict:
+    """Each card's review goes to the job's partial results as it is finished, for
+    the page to show while the rest goes on; a cancel returns the cards done."""
+    done = job.partial.append
+    return api.review_record(args, job.progress, lambda move: done(move.to_json())).to_json()
+
+
 def _graph(args, job: Job) -> dict:
     return nx.node_link_data(api.graph_of(args))
 
@@ -65,7 +72,7 @@ PRESETS = {"graph": {"out": "graph.json"}}  # required options the board sets: i
 SEARCHES: dict[str, Callable[[argparse.Namespace, Job], dict]] = {
     "solve": _solve,
     "analyze": lambda args, job: api.analyze_position(args).to_json(),
-    "review": lambda args, job: api.review_record(args).to_json(),
+    "review": _review,
     "hint": lambda args, job: api.hint_view(args).to_json(),
     "graph": _graph,
 }
@@ -111,10 +118,8 @@ def create_app(time_limit: float = DEFAULT_TIME_LIMIT) -> Starlette:
                                                         "done": True})  # fmt: skip
 
     async def job_cancel(request: Request) -> JSONResponse:
-        job = jobs.get(request.path_params["job"])
-        if job is not None:
-            job.cancel.set()
-        return JSONResponse({"job": request.path_params["job"], "cancelled": job is not None})
+        cancelled = jobs.cancel(request.path_params["job"])
+        return JSONResponse({"job": request.path_params["job"], "cancelled": cancelled})
 
     async def position(request: Request) -> JSONResponse:
         fields = await _fields(request)

@@ -5,8 +5,12 @@ The board's requests that search (solve, analyze, review, hint, graph) run on
 a small pool of worker threads, so the server answers other requests while
 they run (the compiled searches release the GIL). A request may name its job
 (``"job": "<id>"``): ``GET /api/jobs/<id>`` then tells what it is doing and
-for how long, and ``POST /api/jobs/<id>/cancel`` stops its searches at once
-through ``solver.threads.Cancel``, as Ctrl-C stops the command's.
+for how long, with the results it has finished so far (a review's cards, as
+each is done), and ``POST /api/jobs/<id>/cancel`` stops its searches at once
+through ``solver.threads.Cancel``, as Ctrl-C stops the command's (or as it
+starts, when the cancel overtook the request). The first
+job of a server that finds the solver not compiled yet compiles it first and
+says so, so the page can tell why it waits.
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ import re
 import threading
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from solver.compiled import COMPILE_SECONDS, is_compiled, warm_up
 from solver.threads import Cancel
 
 from .fields import FieldError
@@ -26,6 +32,7 @@ from .fields import FieldError
 DEFAULT_TIME_LIMIT = 60.0  # seconds a search may take unless the request or `coins serve` says
 SEARCH_WORKERS = 2  # searches at once: one a core; the rest wait their turn
 JOB_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+EARLY_CANCELS = 256  # cancels that came before their job's request, kept for it
 
 
 class Cancelled(Exception):
@@ -33,7 +40,8 @@ class Cancelled(Exception):
 
 
 class Job:
-    """One request's search: what it is doing (``progress``), since when, and its cancel."""
+    """One request's search: what it is doing (``progress``), since when, what it
+    has finished so far (``partial``: JSON objects, in the order finished) and its cancel."""
 
     def __init__(self, job_id: str, command: str, time_limit: float | None):
         self.id = job_id
@@ -42,6 +50,7 @@ class Job:
         self.started = time.perf_counter()
         self.message = "waiting for a free worker"
         self.cancel = Cancel()
+        self.partial: list[dict] = []
 
     def progress(self, message: str) -> None:
         self.message = message
@@ -54,6 +63,7 @@ class Job:
             "seconds": round(time.perf_counter() - self.started, 3),
             "time_limit": self.time_limit,
             "cancelled": self.cancel.is_set,
+            "partial": list(self.partial),
         }
 
 
@@ -63,6 +73,7 @@ class Jobs:
     def __init__(self, workers: int = SEARCH_WORKERS):
         self.executor = ThreadPoolExecutor(workers, thread_name_prefix="coins-web")
         self.running: dict[str, Job] = {}
+        self.early: deque[str] = deque(maxlen=EARLY_CANCELS)
         self.lock = threading.Lock()
 
     async def run(self, job_id: str | None, command: str, time_limit: float | None,
@@ -78,6 +89,9 @@ class Jobs:
             if job_id in self.running:
                 raise FieldError(f'job "{job_id}" is already running', "job")
             self.running[job_id] = job
+            if job_id in self.early:  # the page gave it up while its request was on the way
+                self.early.remove(job_id)
+                job.cancel.set()
         try:
             return await asyncio.get_running_loop().run_in_executor(
                 self.executor, self._work, job, work
@@ -88,12 +102,27 @@ class Jobs:
 
     @staticmethod
     def _work(job: Job, work: Callable[[Job], dict]) -> dict:
+        if not is_compiled():  # once per machine: the page shows why the first search waits
+            job.progress(f"compiling the solver (first use only, about {COMPILE_SECONDS} s)")
+            warm_up()
         job.progress("searching")
         with job.cancel.watching():
             try:
                 return work(job)
             except KeyboardInterrupt:  # a search stopped by the cancel, with no result to give
                 raise Cancelled(f"{job.command} cancelled") from None
+
+    def cancel(self, job_id: str) -> bool:
+        """Stop the job's searches; True if it was running. A job not running yet is
+        stopped as it starts: a page's cancel may overtake the request it cancels."""
+        with self.lock:
+            job = self.running.get(job_id)
+            if job is None:
+                if JOB_ID.fullmatch(job_id):
+                    self.early.append(job_id)
+                return False
+        job.cancel.set()
+        return True
 
     def get(self, job_id: str) -> Job | None:
         with self.lock:

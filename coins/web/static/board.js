@@ -48,27 +48,54 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-function suitIcon(suit, className) {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("class", className);
-  svg.setAttribute("aria-hidden", "true");
-  const use = document.createElementNS("http://www.w3.org/2000/svg", "use");
-  use.setAttribute("href", `#suit-${suit}`);
-  svg.append(use);
-  return svg;
+// el for SVG (the suits' pictures, the review's graph): attributes as they are, children flattened
+function svgEl(tag, attributes = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== null && value !== undefined) node.setAttribute(key, value);
+  }
+  node.append(...children.flat(Infinity).filter(Boolean));
+  return node;
 }
 
-// A card drawn: rank, suit letter and picture; `values` lines below; `onclick` makes it a button.
-function cardEl(card, { onclick, values, classes = "", title } = {}) {
+function suitIcon(suit, className) {
+  return svgEl("svg", { class: className, "aria-hidden": "true" }, svgEl("use", { href: `#suit-${suit}` }));
+}
+
+// A card drawn: rank, suit letter and picture; `values` lines below; `onclick` makes it a
+// button; `details` (its values in full) show in the board's details line on hover, focus or a tap.
+function cardEl(card, { onclick, values, classes = "", title, details } = {}) {
   const suit = card[card.length - 1];
   const rank = card.slice(0, -1);
-  const node = el(onclick ? "button" : "div", {
-    class: `card suit-${suit} ${classes}`, "data-card": card, onclick, type: onclick ? "button" : null,
+  const node = el(onclick || details ? "button" : "div", {
+    class: `card suit-${suit} ${classes}`, "data-card": card, type: onclick || details ? "button" : null,
     title: title || `${rank} of ${SUIT_NAMES[SUITS.indexOf(suit)]}`,
   }, el("span", { class: "rank", text: rank }), el("span", { class: "letter", text: suit }),
   suitIcon(suit, "pip"));
   if (values) node.append(values);
+  if (details) {
+    node.dataset.details = details;
+    node.addEventListener("pointerenter", event => { if (event.pointerType === "mouse") showDetails(node); });
+    node.addEventListener("focus", () => { if (node.matches(":focus-visible")) showDetails(node); });
+  }
+  if (onclick || details) node.addEventListener("click", () => {
+    // a touch screen has no hover: the first tap on a card shows its details, the next plays it
+    if (details && lastPointer !== "mouse" && !node.classList.contains("selected")) showDetails(node);
+    else if (onclick) onclick();
+  });
   return node;
+}
+
+let lastPointer = "mouse";  // how the last click came: "mouse", "touch" or "pen"
+document.addEventListener("pointerdown", event => { lastPointer = event.pointerType; }, true);
+
+function showDetails(card) {
+  const board = card.closest(".board");
+  for (const other of board.querySelectorAll(".card.selected")) other.classList.remove("selected");
+  card.classList.add("selected");
+  board.querySelector(".details").textContent = card.dataset.details;
 }
 
 const cardBack = () => el("div", { class: "card back", title: "a hidden card" });
@@ -85,18 +112,47 @@ class ApiError extends Error {
   constructor(message, field, status) { super(message); this.field = field; this.status = status; }
 }
 
-async function post(path, fields) {
-  const response = await fetch(path, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(fields),
-  });
+const post = (path, fields) => fetch(path, {
+  method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(fields),
+}).then(answered);
+const get = path => fetch(path).then(answered);
+
+async function answered(response) {
   const body = await response.json().catch(() => ({ error: `${response.status} ${response.statusText}` }));
   if (!response.ok) throw new ApiError(body.error || "request failed", body.field, response.status);
   return body;
 }
 
-// A search with its status line: seconds, what it is proving, and a Cancel button.
-async function search(path, fields, statusBox) {
+// Answers can come back out of order: each request of a slot (a part of the page) takes a
+// ticket, and only the slot's newest answer is shown; `ticket(slot)()` says if it still is.
+const newest = {};
+function ticket(slot) {
+  const mine = newest[slot] = (newest[slot] || 0) + 1;
+  return () => newest[slot] === mine;
+}
+
+// One search runs for the page at a time: a new one cancels the one before (whose answer,
+// if it still comes, shows only if nothing newer took its place), so a small search never
+// waits behind a large one the user has moved on from; a page that goes cancels its search.
+let runningJob = null;  // {id, box}
+const cancelJob = job => navigator.sendBeacon(`/api/jobs/${job}/cancel`);
+window.addEventListener("pagehide", () => { if (runningJob) cancelJob(runningJob.id); });
+
+// Drop the search of `statusBox`: cancel it, and its answer will not be shown.
+function dropSearch(statusBox) {
+  ticket(statusBox.id);
+  statusBox.hidden = true;
+  if (runningJob && runningJob.box === statusBox) cancelJob(runningJob.id);
+}
+
+// A search with its status line: seconds, what it is proving, and a Cancel button;
+// `onprogress` gets the job's status as it runs. Resolves to null when a newer request of
+// the same status box replaced it.
+async function search(path, fields, statusBox, onprogress) {
   const job = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  const current = ticket(statusBox.id);
+  if (runningJob) cancelJob(runningJob.id);
+  const running = runningJob = { id: job, box: statusBox };
   const text = statusBox.querySelector(".status-text");
   const cancel = statusBox.querySelector(".cancel");
   const started = performance.now();
@@ -104,19 +160,26 @@ async function search(path, fields, statusBox) {
   text.textContent = `${path.split("/").pop()}: starting...`;
   statusBox.hidden = false;
   cancel.disabled = false;
-  cancel.onclick = () => { cancel.disabled = true; post(`/api/jobs/${job}/cancel`, {}); };
+  cancel.onclick = () => { cancel.disabled = true; cancelJob(job); };
   const poll = setInterval(async () => {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     try {
       const state = await (await fetch(`/api/jobs/${job}`)).json();
-      if (!state.done) text.textContent = `${seconds} s${limit}: ${state.progress}`;
+      if (state.done || !current()) return;
+      text.textContent = `${seconds} s${limit}: ${state.progress}`;
+      if (onprogress) onprogress(state);
     } catch (error) { /* the answer is on its way */ }
   }, 400);
   try {
-    return await post(path, { ...fields, job });
+    const answer = await post(path, { ...fields, job });
+    return current() ? answer : null;
+  } catch (error) {
+    if (current()) throw error;
+    return null;
   } finally {
     clearInterval(poll);
-    statusBox.hidden = true;
+    if (runningJob === running) runningJob = null;
+    if (current()) statusBox.hidden = true;
   }
 }
 
@@ -222,20 +285,65 @@ function drawTable(box, { seats, table, summary }) {
     el("div", { class: "seat-info" },
       el("div", { class: "name" }, seat.name, seat.toMove ? el("span", { class: "tag", text: "to move" }) : null),
       ...seat.info.map(line => el("div", { text: line }))),
-    el("div", { class: `cards ${!seat.cards ? "fan" : seat.cards.length > 11 ? "long" : ""}` },
+    el("div", { class: `cards ${seat.cards ? "" : "fan"}` },
       seat.cards ? seat.cards.map(card => cardEl(card, seat.cardOptions ? seat.cardOptions(card) : {}))
         : Array.from({ length: seat.count }, cardBack))));
-  box.replaceChildren(middle, ...rows, summary ? el("div", { class: "summary", text: summary }) : "");
+  const details = el("div", { class: "details", "aria-live": "polite" });
+  box.replaceChildren(middle, ...rows, summary ? el("div", { class: "summary", text: summary }) : "", details);
+  if (box.querySelector(".card[data-details]")) {
+    details.textContent = matchMedia("(hover: hover)").matches ? "Point at a card for all its values."
+      : "Tap a card for all its values (tap again to play it).";
+  }
 }
 
-// ----- tabs -------------------------------------------------------------------------------
-function showTab(name) {
+// ----- tabs, and the address: what is shown is in the URL's hash ---------------------------
+// `#position=<text>`, `#hint=<view>`, `#review=<record>` or `#play`: a link shows the same, and
+// the browser's Back and Forward move between the positions played and the tabs visited.
+function showTab(name, { remembered = false } = {}) {
   for (const button of document.querySelectorAll("nav button")) {
     button.setAttribute("aria-selected", String(button.dataset.tab === name));
   }
   for (const section of document.querySelectorAll("section.tab")) section.hidden = section.id !== `tab-${name}`;
+  if (!remembered) remember(true);
 }
 for (const button of document.querySelectorAll("nav button")) button.onclick = () => showTab(button.dataset.tab);
+
+const shownTab = () => document.querySelector("nav button[aria-selected=true]").dataset.tab;
+const TAB_TEXT = { position: "position-text", hint: "view-text", review: "review-text" };
+
+// The page's state in the browser's history: a new entry (`push`) or this one updated. A
+// position keeps the positions played to reach it (for the Back button) and, once solved,
+// that coming back to it solves it again.
+function remember(push) {
+  const tab = shownTab();
+  const text = TAB_TEXT[tab] ? $(TAB_TEXT[tab]).value.trim() : "";
+  const state = tab === "position" ? { tab, text, visited, solve: solved !== null } : { tab, text };
+  const hash = `#${tab}${text ? `=${encodeURIComponent(text)}` : ""}`;
+  if (push && hash !== location.hash) window.history.pushState(state, "", hash);
+  else window.history.replaceState(state, "", hash);
+}
+
+// What an address or a history entry shows.
+async function recall(state) {
+  showTab(state.tab, { remembered: true });
+  if (TAB_TEXT[state.tab] && state.text) $(TAB_TEXT[state.tab]).value = state.text;
+  if (state.tab === "position" && state.text) {
+    await loadPosition(state.text, { visited: state.visited || [state.text], remembered: true });
+    if (state.solve) await solveCurrent();
+  } else if (state.tab === "hint" && state.text) {
+    await loadView(state.text);
+  }
+}
+
+function stateOf(hash) {
+  const [, tab, text] = /^#(position|hint|play|review)(?:=(.*))?$/s.exec(hash) || [];
+  return tab ? { tab, text: text ? decodeURIComponent(text) : "" } : null;
+}
+
+window.addEventListener("popstate", event => {
+  const state = event.state || stateOf(location.hash);
+  if (state) recall(state);
+});
 
 const $ = id => document.getElementById(id);
 
@@ -245,7 +353,7 @@ const setupPicker = new Picker($("setup-picker"), $("setup-targets"), [
   { id: "2", label: "Seat 2", badge: "2" }, { id: "trick", label: "Trick", badge: "T", sequence: true },
 ], { exclusive: true, onchange: setupChanged });
 
-let history = [];      // positions stepped through, the current one last
+let visited = [];      // positions stepped through, the current one last
 let solved = null;     // the solve JSON of the current position
 
 function setupText() {
@@ -256,64 +364,92 @@ function setupText() {
 
 function setupChanged() {
   $("position-text").value = setupText();
-  history = [];
   loadPosition($("position-text").value, { quiet: true });
 }
 
 // Read a position (server-checked) into the picker and draw it; errors go beside the field.
-async function loadPosition(text, { quiet = false, keepHistory = false } = {}) {
+// `visited`: the positions played to reach it (else it starts them); a new position drops
+// the solve of the one before, and goes into the address (a new entry unless `quiet`).
+async function loadPosition(text, { quiet = false, visited: path = null, remembered = false } = {}) {
+  const current = ticket("position");
+  dropSearch($("solve-status"));
   try {
     const read = await post("/api/position", { position: text });
+    if (!current()) return null;
     showError($("position-error"), null, $("position-text"));
     setupPicker.set({ 0: read.start[0], 1: read.start[1], 2: read.start[2], trick: read.trick });
     $("setup-leader").value = read.leader;
     SEATS.forEach(s => { $(`taken-${s}`).value = read.taken[s]; });
     $("position-text").value = read.text;
-    if (!keepHistory) history = [read.text];
+    visited = path || [read.text];
     solved = null;
     drawPosition(read);
+    if (!remembered && shownTab() === "position") remember(!quiet);
     return read;
   } catch (error) {
+    if (!current()) return null;
     refused(error, $("position-error"), $("position-text"));
     if (!quiet) $("board").replaceChildren();
     return null;
   }
 }
 
-const points = (value, estimated) => (estimated ? `~${value.toFixed(1)}` : `${value}`);
+const NEAR_TIE = 0.3;  // estimates closer than this are a tie (analysis.reviews.NEAR_TIE)
+// a value as shown: "-" where there is none, "~" before an estimate
+const points = (value, estimated) => (value === null || value === undefined ? "-"
+  : estimated ? `~${value.toFixed(1)}` : `${value}`);
 
-function valueLines(card, values, best) {
+// A reviewed card's values (analysis.reviews.MoveReview.to_json) in cardValues' form.
+function moveValues(move) {
+  const values = new Map();
+  for (const [card, result] of Object.entries(move.maxn.cards)) {
+    values.set(card, { maxn: { value: result, estimated: move.estimated } });
+  }
+  for (const [card, value] of Object.entries(move.paranoid ? move.paranoid.cards : {})) {
+    values.get(card).guaranteed = { value, estimated: false };
+  }
+  return values;
+}
+
+// every seat's max^n points after the card, and its guaranteed value: what hover (or a tap) shows
+function valueDetails(card, values) {
+  const v = values.get(card);
+  if (!v) return null;
+  const parts = [];
+  if (v.maxn) parts.push(`max^n: seats 0-1-2 get ${v.maxn.value.map(x => points(x, v.maxn.estimated)).join(" ")}`
+    + (v.maxn.estimated ? " (estimated)" : ""));
+  if (v.guaranteed) parts.push(`guaranteed ${points(v.guaranteed.value, v.guaranteed.estimated)}`);
+  return `${card}: ${parts.join("; ")}`;
+}
+
+function valueLines(card, values, best, mover) {
   const v = values.get(card);
   if (!v) return null;
   const lines = el("div", { class: "values" });
   if (v.guaranteed) {
     lines.append(el("span", {
       class: `g ${best.g.has(card) ? "best" : ""} ${v.guaranteed.estimated ? "estimated" : ""}`,
-      "data-guaranteed": v.guaranteed.value, text: `g ${v.guaranteed.value}`,
-      title: v.guaranteed.estimated ? "estimated" : "exact",
+      "data-guaranteed": v.guaranteed.value, text: `g ${points(v.guaranteed.value, v.guaranteed.estimated)}`,
     }));
   }
   if (v.maxn) {
-    const own = v.maxn.value[solved.to_move];
     lines.append(el("span", {
       class: `m ${best.m.has(card) ? "best" : ""} ${v.maxn.estimated ? "estimated" : ""}`,
-      "data-maxn": v.maxn.value.join(","), text: `m ${points(own, v.maxn.estimated)}`,
-      title: `max^n: seats 0-1-2 get ${v.maxn.value.map(x => points(x, v.maxn.estimated)).join(" ")}`
-        + (v.maxn.estimated ? " (estimated)" : ""),
+      "data-maxn": v.maxn.value.join(","), text: `m ${points(v.maxn.value[mover], v.maxn.estimated)}`,
     }));
   }
   return lines;
 }
 
+// The best cards of each mode; for estimates, every card within NEAR_TIE of the best (a tie).
 function bestCards(values, mover) {
-  const g = [...values].filter(([, v]) => v.guaranteed);
-  const m = [...values].filter(([, v]) => v.maxn);
-  const topG = Math.max(...g.map(([, v]) => v.guaranteed.value));
-  const topM = Math.max(...m.map(([, v]) => v.maxn.value[mover]));
-  return {
-    g: new Set(g.filter(([, v]) => v.guaranteed.value === topG).map(([c]) => c)),
-    m: new Set(m.filter(([, v]) => v.maxn.value[mover] === topM).map(([c]) => c)),
+  const slack = value => (value.estimated ? NEAR_TIE - 1e-9 : 0);
+  const best = (key, own) => {
+    const found = [...values].filter(([, v]) => v[key]);
+    const top = Math.max(...found.map(([, v]) => own(v[key])));
+    return new Set(found.filter(([, v]) => own(v[key]) >= top - slack(v[key])).map(([c]) => c));
   };
+  return { g: best("guaranteed", g => g.value), m: best("maxn", m => m.value[mover]) };
 }
 
 function drawPosition(read) {
@@ -343,14 +479,15 @@ function drawPosition(read) {
         seatValue("equilibrium", s) !== null ? `max^n ${seatValue("equilibrium", s)}` : null].filter(Boolean),
       cardOptions: s === mover && !over ? card => ({
         onclick: () => playCard(card),
-        values: valueLines(card, values, best),
+        values: valueLines(card, values, best, mover),
+        details: valueDetails(card, values),
         classes: `${best.g.has(card) ? "best-g" : ""} ${best.m.has(card) ? "best-m" : ""} ${card === choice ? "choice" : ""}`,
       }) : null,
     })),
     summary: solved ? `${solved.exact ? "exact" : "not exact"}, ${solved.nodes.toLocaleString()} nodes, ${solved.seconds.toFixed(2)} s`
       : "Solve to see each card's values.",
   });
-  $("step-back").disabled = history.length < 2;
+  $("step-back").disabled = visited.length < 2;
   $("step-line").disabled = !choice;
   drawLines(read);
 }
@@ -371,8 +508,9 @@ function drawLines(read) {
 async function solveCurrent() {
   const text = $("position-text").value;
   showError($("solve-error"), null);
+  let answer;
   try {
-    solved = await search("/api/solve", {
+    answer = await search("/api/solve", {
       position: text, mode: $("solve-mode").value, time_limit: Number($("solve-time").value) || null,
     }, $("solve-status"));
   } catch (error) {
@@ -381,27 +519,37 @@ async function solveCurrent() {
     refused(error, $(inPosition ? "position-error" : "solve-error"), inPosition ? $("position-text") : null);
     return;
   }
-  const read = await post("/api/position", { position: solved.position });
+  if (!answer) return;  // the page has moved on to another position or search
+  const current = ticket("position");
+  const read = await post("/api/position", { position: answer.position });
+  if (!current()) return;
+  solved = answer;
   drawPosition(read);
+  if (shownTab() === "position") remember(false);
 }
 
+// Play a card of the mover: the next position, a new entry in the browser's history.
 async function playCard(card) {
-  const current = history[history.length - 1] || $("position-text").value;
+  const current = visited[visited.length - 1] || $("position-text").value;
   try {
     const read = await post("/api/view", { view: `${current} | ${card}` });
     const next = read.position;
-    history.push(next);
-    await loadPosition(next, { keepHistory: true });
+    const path = [...visited, next];
+    if (!await loadPosition(next, { visited: path, remembered: true })) return;
+    remember(true);
     if (!read.over) await solveCurrent();
   } catch (error) {
     refused(error, $("solve-error"));
   }
 }
 
+// The Back button: one card back along the positions played, a new entry in the browser's
+// history as a card played is (the browser's Back goes back through that history).
 async function stepBack() {
-  if (history.length < 2) return;
-  history.pop();
-  await loadPosition(history[history.length - 1], { keepHistory: true });
+  if (visited.length < 2) return;
+  const path = visited.slice(0, -1);
+  if (!await loadPosition(path[path.length - 1], { visited: path, remembered: true })) return;
+  remember(true);
   await solveCurrent();
 }
 
@@ -416,19 +564,24 @@ async function analyzeCurrent() {
     refused(error, $("solve-error"));
     return;
   }
+  if (!result) return;
   const rows = result.decisions.map(d => el("tr", { class: d.disagree ? "parts" : "" },
     el("td", { class: "num", text: d.number }), el("td", { class: "num", text: d.seat }),
-    el("td", {}, chipEl(d.played)),
+    el("td", {}, chipEl(d.played), d.estimated ? el("span", { class: "estimated-tag", text: "~" }) : null),
     el("td", {}, el("div", { class: "cards" }, d.cards.map(c => cardEl(c.card, {
       classes: `${c.paranoid_optimal ? "best-g" : ""} ${c.maxn_best ? "best-m" : ""} ${c.maxn_choice ? "choice" : ""}`,
-      values: el("div", { class: "values" }, el("span", { class: c.paranoid_optimal ? "best" : "", text: `g ${c.paranoid}` }),
-        el("span", { class: c.maxn_best ? "best" : "", text: `m ${c.maxn[d.seat]}` })),
+      values: el("div", { class: "values" },
+        el("span", { class: `g ${c.paranoid_optimal ? "best" : ""}`, text: `g ${points(c.paranoid, false)}` }),
+        el("span", { class: `m ${c.maxn_best ? "best" : ""} ${d.estimated ? "estimated" : ""}`, text: `m ${points(c.maxn[d.seat], d.estimated)}` })),
     })))),
     el("td", { text: d.disagree ? `modes part: -${d.paranoid_cost}` : "" })));
-  $("analysis").replaceChildren(el("h2", { text: `Main line: ${result.main_line}` }),
-    el("table", { class: "results" }, el("tr", {}, ...["#", "seat", "plays", "every card: g guaranteed, m max^n own", ""]
-      .map(h => el("th", { text: h }))), ...rows),
-    el("p", { class: "dim", text: `${result.exact ? "exact" : "not exact: the time ran out"}, ${result.nodes.toLocaleString()} nodes, ${result.seconds.toFixed(2)} s` }));
+  // the main line, each estimated card marked ~
+  const line = result.decisions.map(d => [chipEl(d.played), d.estimated ? el("span", { class: "estimated-tag", text: "~" }) : null, " "]);
+  $("analysis").replaceChildren(el("h2", { id: "main-line" }, "Main line: ", ...line),
+    el("p", { class: "dim", text: result.main_line }),
+    el("div", { class: "table-scroll" }, el("table", { class: "results" }, el("tr", {}, ...["#", "seat", "plays", "every card: g guaranteed, m max^n own", ""]
+      .map(h => el("th", { text: h }))), ...rows)),
+    el("p", { class: "dim", text: `${result.exact ? "exact" : result.estimated.length ? `estimated (~): cards ${rangesText(result.estimated)}, beyond exact reach in the time` : "not exact: the time ran out"}${result.complete ? "" : "; stopped before the end of the hand"}, ${result.nodes.toLocaleString()} nodes, ${result.seconds.toFixed(2)} s` }));
 }
 
 $("position-load").onclick = () => loadPosition($("position-text").value);
@@ -470,8 +623,11 @@ function viewChanged() {
 }
 
 async function loadView(text, { quiet = false } = {}) {
+  const current = ticket("view");
+  dropSearch($("hint-status"));
   try {
     const read = await post("/api/view", { view: text });
+    if (!current()) return null;
     showError($("view-error"), null, $("view-text"));
     const known = SEATS.filter(s => read.start[s] !== null);
     if (read.view && known.length === 1) {
@@ -481,8 +637,10 @@ async function loadView(text, { quiet = false } = {}) {
     }
     $("view-leader").value = read.leader;
     drawView(read);
+    if (shownTab() === "hint") remember(false);
     return read;
   } catch (error) {
+    if (!current()) return null;
     refused(error, $("view-error"), $("view-text"));
     if (!quiet) $("view-board").replaceChildren();
     return null;
@@ -527,6 +685,7 @@ async function hintView() {
     refused(error, $("hint-error"));
     return;
   }
+  if (!result) return;
   drawView(read, result);
   $("hint-result").replaceChildren(hintTable(result));
 }
@@ -584,15 +743,32 @@ async function playMyCard(card) {
   showError($("play-error"), null);
   $("play-hint-result").replaceChildren();
   for (const button of $("play-board").querySelectorAll("button.card")) button.disabled = true;
+  $("play-message").textContent = "The bots are playing...";
   try {
     drawGame(await post("/api/play/move", { game: game.game, card }));
   } catch (error) {
     refused(error, $("play-error"));
+    drawGame(game);  // the hand as it was, its cards clickable again
+  }
+}
+
+const GAME_KEY = "coins.game";  // the game in progress: a reload of the page goes on with it
+
+// The game this browser was playing, as the server has it now (none: it has gone).
+async function resumeGame() {
+  const id = localStorage.getItem(GAME_KEY);
+  if (!id) return;
+  try {
+    drawGame(await get(`/api/play/${encodeURIComponent(id)}`));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    localStorage.removeItem(GAME_KEY);  // the server ended it or restarted
   }
 }
 
 function drawGame(state) {
   game = state;
+  localStorage.setItem(GAME_KEY, state.game);
   const me = state.seat;
   const inTrick = state.trick.length;
   const last = state.last_trick;
@@ -635,7 +811,7 @@ function drawGame(state) {
   }).reverse());
   $("play-hands").replaceChildren(...state.hands.map(h => el("li", {},
     `Hand ${h.number}: ${h.points.join("-")} `,
-    el("button", { type: "button", class: "review-hand", text: "Review", onclick: () => reviewRecord(h.record) }))));
+    el("button", { type: "button", class: "review-hand", text: "Review", onclick: () => reviewRecord(h.record, me) }))));
 }
 
 async function playHint() {
@@ -654,55 +830,309 @@ $("play-new").onclick = newGame;
 $("play-hint").onclick = playHint;
 
 // ===== review =============================================================================
-function reviewRecord(record) {
+// A review comes in card by card, from the last card backward (the job's partial results,
+// polled); the rows, the graph and the replay are drawn from what has come so far.
+const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };  // as coins review prints them
+let reviewShown = null;  // the review on the page: {read, seat, moves: Map(number → move), result, step}
+
+function reviewRecord(record, seat) {
   $("review-text").value = record;
+  $("review-seat").value = seat === undefined || seat === null ? "" : String(seat);
   showTab("review");
   reviewCurrent();
 }
 
 async function reviewCurrent() {
   showError($("review-error"), null, $("review-text"));
+  const record = $("review-text").value;
+  const seat = $("review-seat").value === "" ? null : Number($("review-seat").value);
+  const state = { read: null, seat, moves: new Map(), result: null, step: 0 };
+  reviewShown = state;
   $("review-result").replaceChildren();
+  if (shownTab() === "review") remember(true);
+  try {
+    state.read = await post("/api/view", { view: record });
+  } catch (error) {
+    if (reviewShown === state) refused(error, $("review-error"), $("review-text"));
+    return;
+  }
+  if (reviewShown !== state) return;
+  const add = moves => {
+    if (reviewShown !== state || moves.length === state.moves.size) return;
+    for (const move of moves) state.moves.set(move.number, move);
+    drawReview(state);
+  };
+  if (!state.read.view) drawReview(state);
   let result;
   try {
     result = await search("/api/review", {
-      record: $("review-text").value, time_limit: Number($("review-time").value) || null,
-    }, $("review-status"));
+      record, seat, samples: Number($("review-samples").value) || null,
+      time_limit: Number($("review-time").value) || null,
+    }, $("review-status"), job => add(job.partial));
   } catch (error) {
+    $("review-result").replaceChildren();  // no rows waiting for a review that was refused
     refused(error, $("review-error"), $("review-text"));
     return;
   }
+  if (!result || reviewShown !== state) return;
+  state.result = result;
+  for (const move of result.moves) state.moves.set(move.number, move);
+  drawReview(state);
+}
+
+// "1-3, 7": move numbers as ranges
+function rangesText(numbers) {
+  const parts = [];
+  for (const n of numbers) {
+    const last = parts[parts.length - 1];
+    if (last && last[1] === n - 1) last[1] = n; else parts.push([n, n]);
+  }
+  return parts.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(", ");
+}
+
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+const costText = (cost, estimated) => (estimated ? `~${cost.toFixed(2)}` : `${cost}`);
+
+function markEl(label) {
+  return label ? el("span", { class: `mark ${label}`, "data-label": label, text: MARKS[label], title: label }) : null;
+}
+
+function drawReview(state) {
+  const { read, result } = state;
+  const known = state.seat !== null;
+  const seatOf = i => read.seats[read.trick.length + i];
   const chips = cards => el("span", {}, ...cards.map(chipEl));
   const graph = (position, mode) => el("a", {
     href: `/graph.svg?${new URLSearchParams({ position, mode, depth: 1 })}`, target: "_blank", text: mode,
   });
   // the modes part where no card is best in both: playing for points then costs against a pair
-  const parts = m => !m.maxn.best.some(card => m.paranoid.optimal.includes(card));
-  const rows = result.moves.map(m => el("tr", { class: parts(m) ? "parts" : "", "data-move": m.number },
-  el("td", { class: "num", text: m.number }), el("td", { class: "num", text: m.seat }),
-  el("td", {}, chipEl(m.card)),
-  el("td", { class: `num paranoid-cost ${m.paranoid.cost ? "cost" : ""}`, text: m.paranoid.cost }), el("td", {}, chips(m.paranoid.optimal)),
-  el("td", { class: `num maxn-cost ${m.maxn.cost ? "cost" : ""}`, text: m.maxn.cost }), el("td", {}, chips(m.maxn.best)),
-  el("td", { text: m.taken.join(",") }),
-  el("td", { text: m.trick_winner !== null ? `seat ${m.trick_winner} +${m.trick_points}` : "" }),
-  el("td", { text: parts(m) ? "modes part" : "" }),
-  el("td", {}, graph(m.position, "paranoid"), " ", graph(m.position, "maxn"))));
-  const summary = result.summary.map(s => el("tr", {},
-    el("td", { class: "num", text: s.seat }), el("td", { class: "num", text: s.moves }),
-    el("td", { class: "num", text: s.paranoid_lost }), el("td", { class: "num", text: s.maxn_lost })));
+  const parts = m => m.paranoid && !m.maxn.best.some(card => m.paranoid.optimal.includes(card));
+  const knewText = k => (k ? `${k.cost.toFixed(2)}${k.stderr === null ? "" : `±${k.stderr.toFixed(2)}`}${k.tied ? " tie" : ""}` : "");
+  const columns = ["#", "seat", "card", "m cost", "m best", "g cost", ...(known ? [`knew (seat ${state.seat})`] : []),
+    "taken", "trick won by", "", "decision graph"];
+  const rows = read.moves.map((card, i) => {
+    const m = state.moves.get(i + 1);
+    const cells = m ? [
+      // an estimated cost under NEAR_TIE is within the noise: not shown as a loss
+      el("td", { class: `num maxn-cost ${m.maxn.cost >= (m.estimated ? NEAR_TIE : 1) ? "cost" : ""}`, text: costText(m.maxn.cost, m.estimated) }),
+      el("td", {}, chips(m.maxn.best)),
+      el("td", { class: `num paranoid-cost ${m.paranoid && m.paranoid.cost ? "cost" : ""}`, text: m.paranoid ? m.paranoid.cost : "-" }),
+      ...(known ? [el("td", { class: `num knew-cost ${m.known && m.known.label ? "cost" : ""}`, text: knewText(m.known) })] : []),
+      el("td", { text: m.taken.join(",") }),
+      el("td", { text: m.trick_winner !== null ? `seat ${m.trick_winner} +${m.trick_points}` : "" }),
+      el("td", { text: parts(m) ? "modes part" : "" }),
+      el("td", {}, m.estimated ? "" : [graph(m.position, "paranoid"), " ", graph(m.position, "maxn")]),
+    ] : [el("td", { class: "dim waiting", colspan: columns.length - 3, text: result ? "not reviewed" : "…" })];
+    return el("tr", {
+      "data-move": i + 1, class: `${m ? "reviewed" : "missing"} ${m && parts(m) ? "parts" : ""} ${state.step === i ? "current" : ""}`,
+      onclick: event => {
+        if (event.target.closest("a")) return;  // a decision graph's link
+        replayTo(state, i);
+        $("replay-board").scrollIntoView({ block: "nearest" });
+      },
+    }, el("td", { class: "num", text: i + 1 }), el("td", { class: "num", text: seatOf(i) }),
+    el("td", { class: "played" }, chipEl(card), m && m.estimated ? el("span", { class: "estimated-tag", text: "~" }) : null, markEl(m && m.label)),
+    ...cells);
+  });
+  const summary = result ? el("table", { class: "results", id: "review-summary" },
+    el("tr", {}, ...["seat", "cards", "accuracy", ...Object.values(MARKS).reverse(), "m lost", "g lost (proven)",
+      ...(known ? ["knew lost"] : [])].map(h => el("th", { text: h }))),
+    ...result.summary.map(s => el("tr", { "data-seat": s.seat },
+      el("td", { class: "num", text: s.seat }), el("td", { class: "num", text: s.moves }),
+      el("td", { class: "num accuracy", text: s.accuracy === null ? "-" : `${Math.round(s.accuracy)}%` }),
+      ...Object.keys(MARKS).reverse().map(label => el("td", { class: "num", "data-label": label, text: s.labels[label] })),
+      el("td", { class: "num", text: costText(s.maxn_lost, s.estimated > 0) }),
+      el("td", { class: "num", text: s.paranoid_lost }),
+      ...(known ? [el("td", { class: "num", text: s.seat === state.seat ? s.known_lost.toFixed(2) : "" })] : [])))) : null;
   $("review-result").replaceChildren(
-    el("table", { class: "results", id: "review-table" },
-      el("tr", {}, ...["#", "seat", "card", "paranoid cost", "paranoid best", "max^n cost", "max^n best",
-        "taken", "trick won by", "", "decision graph"].map(h => el("th", { text: h }))), ...rows),
-    el("p", { class: "dim", text: "cost: what the card lost its player against its best card, in points from that decision on. paranoid: guaranteed points (the other two against it); max^n: own points (everyone for themselves). Highlighted: the modes part (no card is best in both)." }),
-    el("h2", { text: "Per seat" }),
-    el("table", { class: "results", id: "review-summary" },
-      el("tr", {}, ...["seat", "cards", "paranoid lost", "max^n lost"].map(h => el("th", { text: h }))), ...summary),
-    el("p", { class: "dim", text: `${result.exact ? "exact" : "not exact: the time ran out"}, ${result.nodes.toLocaleString()} nodes, ${result.seconds.toFixed(2)} s` }));
+    el("p", { id: "review-footer", class: `footer ${result ? "" : "dim"}`, text: reviewFooter(state) }),
+    summary,
+    el("div", { class: "review-views" },
+      el("div", { class: "graph-box" }, el("h2", { text: "Expected points over the hand" }), evaluationGraph(state)),
+      el("div", { class: "replay" }, el("h2", { text: "Replay" }), replayControls(state),
+        el("div", { id: "replay-board", class: "board" }))),
+    el("div", { class: "table-scroll" }, el("table", { class: "results", id: "review-table" },
+      el("tr", {}, ...columns.map(h => el("th", { text: h }))), ...rows)),
+    el("p", { class: "dim", text: "cost: what the card lost its player against its best card, in points from that decision on. "
+      + "m: own points, everyone for themselves (max^n); g: guaranteed points, the other two against it (paranoid), "
+      + `where proven; ~: estimated (no g there); best: within ${NEAR_TIE} points for an estimate. `
+      + (known ? `knew: seat ${state.seat}'s cost on the deals it could not rule out (a hint from its view at the time), ± its standard error. ` : "")
+      + (result ? `Marks: ${Object.entries(MARKS).reverse().map(([label, mark]) => `${mark} ${label} from ${result.labels[label]}`).join(", ")} points`
+        + (known ? `, by what it knew for seat ${state.seat}, else by the m cost` : ", by the m cost")
+        + "; accuracy: the share of a seat's choices that earned no mark. " : "")
+      + "Highlighted: the modes part (no card is best in both)." }));
+  drawReplay(state);
+}
+
+function reviewFooter(state) {
+  const { result, read } = state;
+  const cards = read.moves.length;
+  if (!result) return `Reviewing: ${state.moves.size} of ${plural(cards, "card")} done, from the last card backward...`;
+  const missing = result.missing.length;
+  const where = missing ? ` (moves ${rangesText(result.missing)})` : "";
+  let what;
+  if (result.interrupted) {
+    what = `Cancelled: ${result.moves.length} of ${plural(cards, "card")} reviewed, ${missing} not reviewed${where}.`;
+  } else if (missing) {
+    what = `Stopped by the time limit: ${plural(missing, "card")} not reviewed${where}; the review works from the last card backward.`;
+  } else {
+    what = `Finished: all ${plural(cards, "card")} reviewed.`;
+  }
+  const estimated = result.moves.filter(m => m.estimated).map(m => m.number);
+  what += estimated.length ? ` Estimated (~): moves ${rangesText(estimated)}, beyond what the exact search finished in the time.`
+    : result.moves.length ? " Every cost is exact." : "";
+  return `${what} ${result.nodes.toLocaleString()} nodes, ${result.seconds.toFixed(2)} s.`;
+}
+
+// ----- the replay: the hand card by card, every hand open, each card's values then -------
+// The position before card `step` + 1 (step = the number of cards played; all of them: the end).
+function replayPosition(read, step) {
+  const onTable = [...read.trick, ...read.moves];
+  const played = read.trick.length + step;
+  const done = Math.floor(played / 3);
+  const hands = read.start.map(hand => [...hand]);
+  read.moves.slice(0, step).forEach((card, i) => {
+    const hand = hands[read.seats[read.trick.length + i]];
+    hand.splice(hand.indexOf(card), 1);
+  });
+  const taken = [...read.taken];
+  for (const trick of read.tricks.slice(0, done)) taken[trick.winner] += trick.cards.filter(c => c.endsWith("O")).length;
+  const last = read.tricks[done - 1];
+  let table;
+  if (played % 3 === 0 && last && step > 0) {  // the trick just taken stays in view
+    const won = last.cards.filter(c => c.endsWith("O")).length;
+    table = { leader: last.leader, cards: last.cards, winner: last.winner, note: `seat ${last.winner} won the trick, +${won}` };
+  } else {
+    table = { leader: last ? last.winner : read.leader, cards: onTable.slice(done * 3, played), note: "" };
+  }
+  const over = step === read.moves.length;
+  return { hands, taken, table, toMove: over ? null : read.seats[read.trick.length + step] };
+}
+
+function replayControls(state) {
+  const n = state.read.moves.length;
+  const button = (id, text, title, to) => el("button", { type: "button", id, text, title, "aria-label": title,
+    disabled: to() < 0 || to() > n || to() === state.step, onclick: () => replayTo(state, to()) });
+  return el("div", { class: "row replay-controls" },
+    button("replay-first", "|◀", "the start (Home)", () => 0),
+    button("replay-prev", "◀", "the card before (Left arrow)", () => state.step - 1),
+    button("replay-next", "▶", "the next card (Right arrow)", () => state.step + 1),
+    button("replay-last", "▶|", "the end (End)", () => n),
+    el("span", { id: "replay-note", class: "message", text: replayNote(state) }));
+}
+
+function replayNote(state) {
+  const n = state.read.moves.length;
+  if (state.step === n) return `The end: all ${n} cards played.`;
+  const m = state.moves.get(state.step + 1);
+  const card = state.read.moves[state.step];
+  const what = m ? `m cost ${costText(m.maxn.cost, m.estimated)}${m.paranoid ? `, g cost ${m.paranoid.cost}` : ""}${m.label ? ` ${MARKS[m.label]}` : ""}`
+    : "not reviewed";
+  return `Card ${state.step + 1} of ${n}: seat ${state.read.seats[state.read.trick.length + state.step]} plays ${card} (${what}).`;
+}
+
+function replayTo(state, step) {
+  if (step < 0 || step > state.read.moves.length || state !== reviewShown) return;
+  state.step = step;
+  drawReview(state);
+}
+
+function drawReplay(state) {
+  const { read } = state;
+  const at = replayPosition(read, state.step);
+  const m = state.moves.get(state.step + 1);
+  const values = m ? moveValues(m) : new Map();
+  const best = m ? bestCards(values, m.seat) : { g: new Set(), m: new Set() };
+  const card = read.moves[state.step];
+  drawTable($("replay-board"), {
+    table: { ...at.table, note: at.table.note || (at.toMove === null ? "the hand is over" : `seat ${at.table.leader} leads`) },
+    seats: SEATS.map(s => ({
+      name: `Seat ${s}${s === state.seat ? " (reviewed)" : ""}`, cards: at.hands[s].sort(byDisplay), toMove: s === at.toMove,
+      info: [`taken ${at.taken[s]}`, m ? `expects ${points(m.expected[s], m.estimated)}` : null].filter(Boolean),
+      cardOptions: s === at.toMove ? c => ({
+        values: valueLines(c, values, best, s),
+        details: valueDetails(c, values),
+        classes: `${best.g.has(c) ? "best-g" : ""} ${best.m.has(c) ? "best-m" : ""} ${c === card ? "choice" : ""}`,
+      }) : null,
+    })),
+    summary: m ? `${m.estimated ? "estimated (~)" : "exact"} values: g guaranteed, m own points (max^n); the raised card is the one played`
+      : at.toMove === null ? "" : "this card was not reviewed",
+  });
+}
+
+// ----- the evaluation graph: each seat's expected points for the hand, card by card --------
+const SEAT_COLOURS = ["#1565c0", "#d84315", "#6a1b9a"];
+
+function evaluationGraph(state) {
+  const { read, moves } = state;
+  const n = read.moves.length;
+  const [width, height, left, right, top, bottom] = [640, 220, 30, 12, 14, 24];
+  const reviewed = [...moves.values()].sort((a, b) => a.number - b.number);
+  const last = moves.get(n);
+  const high = Math.max(4, ...reviewed.flatMap(m => m.expected), ...(last ? last.taken : []));
+  const x = number => left + (number - 1) / Math.max(n, 1) * (width - left - right);
+  const y = value => top + (1 - value / high) * (height - top - bottom);
+  const f = v => v.toFixed(1);
+  const grid = [0, Math.round(high / 2), Math.floor(high)].map(v => [
+    svgEl("line", { x1: left, x2: width - right, y1: f(y(v)), y2: f(y(v)), class: "grid" }),
+    svgEl("text", { x: left - 6, y: f(y(v) + 4), "text-anchor": "end", text: v })]);
+  const tricks = Array.from({ length: Math.floor((read.trick.length + n) / 3) }, (_, k) => 3 * (k + 1) - read.trick.length)
+    .filter(after => after > 0 && after < n)
+    .map(after => svgEl("line", { x1: f(x(after + 0.5)), x2: f(x(after + 0.5)), y1: top, y2: height - bottom, class: "trick" }));
+  const estimated = reviewed.filter(m => m.estimated);
+  const shade = estimated.length ? svgEl("rect", {
+    x: f(x(estimated[0].number)), y: top, height: height - top - bottom, class: "estimated-area",
+    width: f(x(estimated[estimated.length - 1].number) - x(estimated[0].number)),
+  }, svgEl("title", { text: "estimated (~)" })) : null;
+  // the score after the last card closes each line at n + 1
+  const line = s => [...reviewed.map(m => [x(m.number), y(m.expected[s])]), ...(last ? [[x(n + 1), y(last.taken[s])]] : [])];
+  const lines = SEATS.map(s => svgEl("polyline", {
+    points: line(s).map(p => p.map(f).join(",")).join(" "), class: "seat-line", stroke: SEAT_COLOURS[s], "data-seat": s,
+  }));
+  const marked = reviewed.filter(m => m.label && (state.seat === null || m.seat === state.seat));
+  const marks = marked.map(m => svgEl("text", {
+    x: f(x(m.number)), y: f(y(m.expected[m.seat]) - 7), "text-anchor": "middle", class: `mark ${m.label}`,
+    "data-move": m.number, text: MARKS[m.label], onclick: () => replayTo(state, m.number - 1),
+  }, svgEl("title", { text: `card ${m.number}: seat ${m.seat} plays ${m.card}, a ${m.label}` })));
+  const dots = reviewed.map(m => svgEl("circle", {
+    cx: f(x(m.number)), cy: f(y(m.expected[m.seat])), r: 2.5, fill: SEAT_COLOURS[m.seat],
+  }));
+  // a column per card, the whole height: a click (or tap) anywhere in it replays that card
+  const step = (width - left - right) / Math.max(n, 1);
+  const columns = Array.from({ length: n + 1 }, (_, i) => svgEl("rect", {
+    x: f(x(i + 1) - step / 2), y: 0, width: f(step), height, class: `hit ${i === state.step ? "current" : ""}`,
+    "data-step": i, onclick: () => replayTo(state, i),
+  }, svgEl("title", { text: i === n ? "the end" : `card ${i + 1}: ${read.moves[i]}` })));
+  const graph = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, id: "review-graph", role: "img",
+    "aria-label": "each seat's expected points for the hand, card by card" },
+  shade, grid, tricks, columns, lines, dots, marks,
+  svgEl("text", { x: left, y: height - 6, text: "card 1" }),
+  svgEl("text", { x: width - right, y: height - 6, "text-anchor": "end", text: "end" }));
+  const legend = el("p", { class: "dim graph-legend" }, ...SEATS.map(s => el("span", { class: "swatch-item" },
+    el("span", { class: "swatch", style: `background:${SEAT_COLOURS[s]}` }), `seat ${s}`)), el("br"),
+  `Each seat's points for the hand before each card: taken + the best card's max^n result${estimated.length ? "; shaded: estimated (~)" : ""}; `
+    + `${state.seat === null ? "marks" : `seat ${state.seat}'s marks`} on the mover's line. Click a card's column to replay it.`);
+  return [graph, legend];
 }
 
 $("review").onclick = reviewCurrent;
+document.addEventListener("keydown", event => {
+  if ($("tab-review").hidden || !reviewShown || !reviewShown.read || reviewShown.read.view) return;
+  if (event.target.closest("input, textarea, select") || event.altKey || event.ctrlKey || event.metaKey) return;
+  const to = { ArrowLeft: reviewShown.step - 1, ArrowRight: reviewShown.step + 1, Home: 0, End: reviewShown.read.moves.length }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  replayTo(reviewShown, to);
+});
 
-// ----- start: a six-card ending from the README on the board --------------------------------
-loadPosition("J9.J4..52 .K75.6.N8 A753.8.5. 0 -");
-viewChanged();
+// ----- start: what the address shows, else a six-card ending from the README ------------------
+(async () => {
+  const addressed = stateOf(location.hash);
+  viewChanged();
+  await resumeGame();
+  if (!addressed || addressed.tab !== "position" || !addressed.text) {
+    await loadPosition("J9.J4..52 .K75.6.N8 A753.8.5. 0 -", { remembered: true });
+  }
+  if (addressed) await recall(window.history.state || addressed);
+  remember(false);
+})();
