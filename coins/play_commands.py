@@ -249,11 +249,30 @@ def play_command(args: argparse.Namespace) -> None:
     stop at their time limits, so what they choose may vary with the load.
     """
     game = TerminalGame(
-        Console(highlight=False), sys.stdin.readline, seat=args.seat, bots=args.bots,
+        Console(highlight=False), _keyboard_lines(), seat=args.seat, bots=args.bots,
         target=args.target, seed=args.seed, hints=args.hints, echo=not sys.stdin.isatty(),
         hint_options={"samples": args.hint_samples, "time_limit": args.hint_time_limit},
     )  # fmt: skip
     game.play()
+
+
+def _keyboard_lines():
+    """``read_line`` for the game: at a terminal, lines edited with the arrow keys and a
+    history of earlier ones (``readline``, where the platform has it); else stdin's."""
+    if not sys.stdin.isatty():
+        return sys.stdin.readline
+    try:
+        import readline  # noqa: F401  (importing it gives input() editing and history)
+    except ImportError:
+        return sys.stdin.readline
+
+    def read_line() -> str:
+        try:
+            return input() + "\n"
+        except EOFError:
+            return ""
+
+    return read_line
 
 
 SAMPLES = options.whole_number("the samples", 1, MAX_SAMPLES)

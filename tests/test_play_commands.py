@@ -13,9 +13,14 @@ from __future__ import annotations
 import io
 import json
 import os
+import pty
 import re
+import select
+import signal
 import subprocess
 import sys
+import termios
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -425,3 +430,44 @@ def test_play_bad_settings_exit_2_with_one_line(capsys, argv, says):
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and says in err
+
+
+def test_play_at_a_terminal_edits_lines_with_the_arrow_keys():
+    # in a pseudo-terminal, as a person plays: the arrow keys move in the line
+    # (readline) instead of echoing ^[[D, and the word typed around them is read whole
+    pytest.importorskip("readline", reason="this platform's Python has no readline")
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: the game, on the pseudo-terminal
+        os.chdir(REPO)
+        os.execve(sys.executable, [sys.executable, "-m", "coins", "play", "--seed", "1",
+                                   "--bots", "greedy", "random"],
+                  dict(os.environ, NO_COLOR="1", TERM="xterm"))  # fmt: skip
+
+    def read_until(text: str, prompts: int = 1) -> str:
+        """What the game wrote until ``text``, or until it asked for a card ``prompts`` times."""
+        seen = b""
+        deadline = time.monotonic() + 300
+        while (text.encode() not in seen and seen.count(b"Your card: ") < prompts
+               and time.monotonic() < deadline):
+            ready, _, _ = select.select([terminal], [], [], 1)
+            if ready:
+                try:
+                    seen += os.read(terminal, 4096)
+                except OSError:  # the game ended: the terminal closed
+                    break
+        return seen.decode(errors="replace")
+
+    try:
+        read_until("Your card: ")
+        give_up = time.monotonic() + 120
+        while termios.tcgetattr(terminal)[3] & termios.ICANON:  # until readline takes the keys
+            assert time.monotonic() < give_up, "the terminal stayed in line mode: no editing"
+            time.sleep(0.01)
+        os.write(terminal, b"qit\x1b[D\x1b[Du\r")  # "qit", two lefts, "u": "quit"
+        out = read_until("You left the game.", prompts=2)
+    finally:
+        if os.waitpid(pid, os.WNOHANG) == (0, 0):  # still running: the test failed
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(terminal)
+    assert "You left the game." in out and "^[[D" not in out
