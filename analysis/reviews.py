@@ -27,10 +27,12 @@ what the player knew but unlucky in the real deal is not a mistake, so
 that seat's labels come from this cost.
 
 Labels (``LABELS``): a cost of at least 0.3 points is an inaccuracy, 0.7 a
-mistake and 1.5 a blunder; an estimated or sampled cost within the noise
-(an estimate below 0.3, a hint tie) is no label. A seat's accuracy is the
-share of its choices (decisions where its cards did not all give the same)
-in which its card earned no label.
+mistake and 1.5 a blunder. With every hand open costs are whole points (0:
+none, 1: a mistake, 2 or more: a blunder), so an estimated one is read as
+the whole number nearest it (``ESTIMATE_TIE``); a cost with what the player
+knew is an expectation over deals, and a hint's tie is no label. A seat's
+accuracy is the share of its choices (decisions where its cards did not all
+give the same) in which its card earned no label.
 
 With a ``match`` (``solver.MatchState``), a further cost: the mover's best
 chance of winning the match minus its chance after the card it played
@@ -40,6 +42,7 @@ reaches the target.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -57,7 +60,9 @@ from .hint import MAX_SAMPLES, hint
 
 # The least cost (points from the decision on) of each label, largest first.
 LABELS = (("blunder", 1.5), ("mistake", 0.7), ("inaccuracy", 0.3))
-NEAR_TIE = LABELS[-1][1]  # estimated costs below it are within the estimate's noise
+# With every hand open a card costs whole points, so an estimated cost is read as the
+# whole number nearest it: below a half it is no cost (cards that close tie for best).
+ESTIMATE_TIE = 0.5
 # With no time limit: the most one decision's exact search may take before the
 # review estimates it and every decision before it, and the time of each estimate
 # and of each hint of the reviewed seat.
@@ -143,9 +148,9 @@ class MoveReview:
 
     @property
     def maxn_best(self) -> list[Card]:
-        """The cards that give the most own points (for an estimate, those within
-        ``NEAR_TIE`` of it: the estimate cannot tell them apart)."""
-        slack = NEAR_TIE if self.estimated else 0
+        """The cards that give the most own points (for an estimate, those less than
+        ``ESTIMATE_TIE`` behind it: they round to no cost)."""
+        slack = ESTIMATE_TIE - 1e-9 if self.estimated else 0
         return [c for c, r in self.card_results.items()
                 if r[self.seat] >= self.best_own - slack - 1e-9]  # fmt: skip
 
@@ -175,8 +180,9 @@ class MoveReview:
 
     @property
     def open_label(self) -> str | None:
-        """The label of the max^n cost with every hand visible."""
-        return label_of(self.maxn_cost)
+        """The label of the max^n cost with every hand visible (an estimate's read as
+        the whole number of points nearest it)."""
+        return label_of(math.floor(self.maxn_cost + 0.5) if self.estimated else self.maxn_cost)
 
     @property
     def label(self) -> str | None:
@@ -190,7 +196,7 @@ class MoveReview:
         if self.known is not None:
             return self.known.choice
         own = [r[self.seat] for r in self.card_results.values()]
-        return max(own) - min(own) >= NEAR_TIE - 1e-9
+        return max(own) - min(own) >= (ESTIMATE_TIE if self.estimated else 1) - 1e-9
 
     @property
     def expected(self) -> list[float]:
@@ -277,7 +283,7 @@ class SeatSummary:
         self.moves += 1
         self.maxn_lost += move.maxn_cost
         self.estimated += move.estimated
-        self.maxn_mistakes += move.maxn_cost > (NEAR_TIE if move.estimated else 0)
+        self.maxn_mistakes += move.maxn_cost >= (ESTIMATE_TIE if move.estimated else 1) - 1e-9
         if move.known is not None:
             self.known_lost += move.known.cost
         if move.choice:

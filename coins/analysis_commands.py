@@ -433,9 +433,10 @@ def _labels_legend(known: bool) -> str:
     thresholds = ", ".join(f"{MARKS[name]} {name} from {least:g}"
                            for name, least in reversed(LABELS))  # fmt: skip
     by = "by what it knew for that seat, else by the m cost" if known else "by the m cost"
-    return (f"Marks: {thresholds} points, {by} (none for an estimate below {LABELS[-1][1]:g} or "
-            "a tie in the hint); accuracy: the share of a seat's choices (its cards not all "
-            "giving the same) that earned no mark.")
+    return (f"Marks: {thresholds} points, {by} (an estimated m cost counts as the whole "
+            "number of points nearest it, as exact ones are whole; none for a tie in the hint); "
+            "accuracy: the share of a seat's choices (its cards not all giving the same) that "
+            "earned no mark.")
 
 
 def _modes_text(result: Analysis, match: bool) -> str:

@@ -241,7 +241,10 @@ class TerminalGame(SeatAgainstBots):
         match = MatchState(self.match.target, self.hand_scores)
         result = hint(self.view(), rng=self.hint_rng, match=match, points=True,
                       **self.hint_options)  # fmt: skip
-        self.console.print(render.hint_table(result, match=True))
+        self.console.print(render.hint_table(result, match=True, width=self.console.width))
+        note = render.ranking_note(result)
+        if note is not None:
+            self.console.print(note)
         self.say(Text(f"win: your chance of winning the match; points: your points to come "
                       f"({result.samples} sampled deals); best: how often it was best.",
                       style="dim"))  # fmt: skip

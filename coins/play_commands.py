@@ -73,7 +73,8 @@ def _print_hint(answer: api.HintAnswer) -> None:
     result = answer.result
     console = Console()
     console.print(f"View {answer.view}")
-    console.print(render.hint_table(result, answer.context, match=result.match is not None))
+    console.print(render.hint_table(result, answer.context, match=result.match is not None,
+                                    width=console.width))  # fmt: skip
     what = ("mean: own points, everyone for themselves" if result.mode == "maxn"
             else "mean: guaranteed points") + " from here on"  # fmt: skip
     if result.match is not None:
@@ -97,6 +98,9 @@ def _print_hint(answer: api.HintAnswer) -> None:
     if len(tied) > 1:
         cards = ", ".join(str(entry.card) for entry in tied)
         console.print(Text(f"Statistically tied for best: {cards}.", style="bold"))
+    note = render.ranking_note(result)
+    if note is not None:
+        console.print(note)
     if result.interrupted:
         console.print(Text(f"Stopped by Ctrl-C: the ranking is of the {result.samples} deals "
                            "valued by then.", style="bold"))

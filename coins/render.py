@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -225,45 +226,76 @@ def line_table(position: Position, line: Sequence[Card]) -> Table:
 
 
 def hint_table(entries: Sequence, context: Mapping[Card, object] | None = None,
-               match: bool = False) -> Table:  # fmt: skip
+               match: bool = False, width: int | None = None) -> Table:  # fmt: skip
     """A hint's cards, best first: mean points, standard error, how often best,
-    how far behind the best card (deal by deal) and whether that is within the
-    noise (``tied``); ``context`` adds a column of open-hand values. For a
-    ``match`` the means are chances of winning it, in percent, with the mean
-    points beside when the entries have them."""
+    how far behind the best card (deal by deal; ``=`` when that is within the
+    noise, tied) and on how many deals; ``context`` adds a column of open-hand
+    values. For a ``match`` the means are chances of winning it, in percent,
+    with the mean points beside when the entries have them. Within ``width``
+    columns the deals, then how often best, then the standard error are left
+    out rather than any figure cut."""
     scale, unit = (100, "%") if match else (1, "")
-    points = match and entries[0].points is not None
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    table.add_column("card")
-    table.add_column("win" if match else "mean", justify="right")
-    table.add_column("± stderr", justify="right")
-    table.add_column("best", justify="right")
-    table.add_column("behind", justify="right")
-    table.add_column("deals", justify="right")
-    if points:
-        table.add_column("points", justify="right")
+    columns = {"card": [], "win" if match else "mean": [], "± stderr": [], "best": [], "behind": [],
+               "deals": []}  # fmt: skip
+    if match and entries[0].points is not None:
+        columns["points"] = []
     if context is not None:
-        table.add_column("open hand", justify="right")
+        columns["open hand"] = []
     for number, entry in enumerate(entries):
-        if number == 0:
-            behind = "best"
-        else:
-            behind = f"{scale * entry.behind:.2f}{unit}" + (" tied" if entry.tied else "")
-        row = [
-            card_text(entry.card),
+        cells = [
+            str(entry.card),
             f"{scale * entry.mean:.2f}{unit}",
             "-" if entry.stderr is None else f"{scale * entry.stderr:.2f}{unit}",
             f"{100 * entry.best_rate:.0f}%",
-            behind,
+            "best" if number == 0 else f"{scale * entry.behind:.2f}{unit}" + "=" * entry.tied,
             str(entry.samples),
         ]
-        if points:
-            row.append(f"{entry.points:.2f}")
+        if "points" in columns:
+            cells.append(f"{entry.points:.2f}")
         if context is not None:
             value = context[entry.card]
-            row.append(f"{100 * value:.1f}%" if match else str(value))
-        table.add_row(*row, style="bold" if entry.tied else None)
+            cells.append(f"{100 * value:.1f}%" if match else str(value))
+        for cells_of, cell in zip(columns.values(), cells):
+            cells_of.append(cell)
+    table = _hint_rows(entries, columns)
+    for optional in ("deals", "best", "± stderr"):
+        if width is None or _natural_width(table) <= width:
+            break
+        del columns[optional]
+        table = _hint_rows(entries, columns)
     return table
+
+
+def ranking_note(entries: Sequence) -> Text | None:
+    """Why a card ranks above one with a higher mean, when one does, in plain words."""
+    for number, higher in enumerate(entries):
+        for lower in entries[number + 1:]:
+            if lower.mean > higher.mean + 1e-9:
+                return Text(
+                    f"{lower.card} ranks below {higher.card} although its mean is higher: cards "
+                    f"rank by how far the best card leads them on the same deals, and "
+                    f"{lower.card}'s mean is over its {lower.samples} deals only (it left "
+                    f"contention once clearly behind), {higher.card}'s over {higher.samples}.",
+                    style="dim",
+                )  # fmt: skip
+    return None
+
+
+def _hint_rows(entries: Sequence, columns: Mapping[str, list[str]]) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+    for heading in columns:
+        table.add_column(heading, justify="left" if heading == "card" else "right",
+                         no_wrap=True)  # fmt: skip
+    for number, entry in enumerate(entries):
+        row = [cells[number] for cells in columns.values()]
+        table.add_row(card_text(entry.card), *row[1:], style="bold" if entry.tied else None)
+    return table
+
+
+def _natural_width(renderable) -> int:
+    """The columns ``renderable`` takes when nothing limits its width."""
+    console = Console(width=10_000)
+    return Measurement.get(console, console.options, renderable).maximum
 
 
 def estimate_texts(estimate: Estimate) -> list[RenderableType]:

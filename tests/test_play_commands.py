@@ -28,7 +28,9 @@ import pytest
 from rich.console import Console
 
 from analysis.arena import SEATINGS, duplicate, matches
-from coins import cli
+from analysis import hint
+from analysis.hint import HintEntry
+from coins import cli, render
 from coins import game as game_module
 from coins.game import TerminalGame
 from solver import MatchState
@@ -471,3 +473,26 @@ def test_play_at_a_terminal_edits_lines_with_the_arrow_keys():
             os.waitpid(pid, 0)
         os.close(terminal)
     assert "You left the game." in out and "^[[D" not in out
+
+
+@pytest.mark.parametrize("width", [30, 40, 50, 80])
+def test_the_hint_table_fits_a_narrow_terminal_without_cutting_a_figure(width):
+    found = hint("876.J8.ANJ864.A8542 ? ? 0 -", 20, 0, seed=1, match=MatchState(15, (0, 0, 0)),
+                 points=True)  # fmt: skip
+    console = Console(width=width, record=True, no_color=True)
+    console.print(render.hint_table(found, match=True, width=width))
+    shown = console.export_text()
+    assert "…" not in shown and all(len(line) <= width for line in shown.splitlines())
+    for entry in found:  # every card with its chance and its points, whole
+        assert re.search(rf"{entry.card}\s+{100 * entry.mean:.2f}%", shown)
+        assert f"{entry.points:.2f}" in shown
+    assert ("deals" in shown) == (width >= 80)  # the first column left out when narrow
+
+
+def test_a_card_ranked_above_a_higher_mean_is_explained():
+    best = HintEntry(Card.parse("AS"), 3.0, 0.1, 0.5, 40)
+    dropped = HintEntry(Card.parse("KO"), 3.2, 0.3, 0.1, 8, behind=0.9, tied=False)
+    second = HintEntry(Card.parse("2B"), 2.9, 0.1, 0.2, 40, behind=0.1)
+    note = render.ranking_note([best, second, dropped]).plain
+    assert "KO ranks below AS although its mean is higher" in note and "8 deals" in note
+    assert render.ranking_note([best, second]) is None

@@ -13,7 +13,7 @@ import pytest
 
 from analysis import hint, review
 from analysis.bots import greedy_bot
-from analysis.reviews import LABELS, ReviewInterrupted, label_of, plot_review
+from analysis.reviews import ESTIMATE_TIE, LABELS, ReviewInterrupted, label_of, plot_review
 from coins import api, cli
 from solver import Card, CoinsError, Hand, Position, Record
 from solver.maxn import solve_maxn
@@ -102,7 +102,7 @@ def test_estimated_decisions_are_marked_and_come_first(ten_card_review):
         assert move.maxn_cost >= 0
         if move.estimated:
             assert move.card_values is None and move.paranoid_cost is None
-            assert move.label is None or move.maxn_cost >= LABELS[-1][1]
+            assert move.label is None or move.maxn_cost >= ESTIMATE_TIE
         else:
             assert all(isinstance(v, int) for r in move.card_results.values() for v in r)
     first = found.to_json()["moves"][0]
@@ -114,8 +114,9 @@ def test_estimated_near_ties_are_best_together(ten_card_review):
     for move in ten_card_review.moves:
         if move.estimated:
             own = {c: r[move.seat] for c, r in move.card_results.items()}
-            tied = [c for c, v in own.items() if v >= max(own.values()) - LABELS[-1][1] - 1e-9]
+            tied = [c for c, v in own.items() if v > max(own.values()) - ESTIMATE_TIE]
             assert move.maxn_best == tied
+            assert move.open_label == label_of(round(move.maxn_cost))  # the nearest whole point
 
 
 def test_the_expected_points_add_up_to_the_coins_of_the_hand(ten_card_review):

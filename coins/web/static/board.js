@@ -913,8 +913,8 @@ function drawReview(state) {
   const rows = read.moves.map((card, i) => {
     const m = state.moves.get(i + 1);
     const cells = m ? [
-      // an estimated cost under NEAR_TIE is within the noise: not shown as a loss
-      el("td", { class: `num maxn-cost ${m.maxn.cost >= (m.estimated ? NEAR_TIE : 1) ? "cost" : ""}`, text: costText(m.maxn.cost, m.estimated) }),
+      // a loss only where the card is not among the best (an estimate within half a point is)
+      el("td", { class: `num maxn-cost ${m.maxn.best.includes(m.card) ? "" : "cost"}`, text: costText(m.maxn.cost, m.estimated) }),
       el("td", {}, chips(m.maxn.best)),
       el("td", { class: `num paranoid-cost ${m.paranoid && m.paranoid.cost ? "cost" : ""}`, text: m.paranoid ? m.paranoid.cost : "-" }),
       ...(known ? [el("td", { class: `num knew-cost ${m.known && m.known.label ? "cost" : ""}`, text: knewText(m.known) })] : []),
