@@ -52,8 +52,16 @@ from solver.match import check_match
 from solver.record import Record
 from solver.winning import preferred
 
-from ._common import Budget, BudgetSpent, card_list, moves_along, points_won, preferred_card
-from ._common import read_record
+from ._common import (
+    Budget,
+    BudgetSpent,
+    Interrupted,
+    card_list,
+    moves_along,
+    points_won,
+    preferred_card,
+    read_record,
+)
 from .drawing import pyplot, writing
 from .estimate import estimate
 from .hint import MAX_SAMPLES, hint
@@ -395,14 +403,6 @@ class Review:
         }
 
 
-class ReviewInterrupted(CoinsError):
-    """Ctrl-C (or a cancel) stopped ``review``; ``review`` holds the cards finished."""
-
-    def __init__(self, review: Review):
-        super().__init__("the review was stopped (Ctrl-C)")
-        self.review = review
-
-
 def review(
     record: Record | str,
     max_nodes: int | None = None,
@@ -429,7 +429,7 @@ def review(
     ``max_nodes`` and ``time_limit`` bound the whole review (with neither, a
     full hand takes some 20-40 s on two cores). ``progress`` is told what is
     being reviewed, ``reviewed`` gets each card's review as it is finished
-    (last card first). Ctrl-C raises ``ReviewInterrupted`` with what was done.
+    (last card first). Ctrl-C raises ``Interrupted`` with what was done.
 
     >>> r = review("7...2 K.3.. J.6.. 0 - 0,1,0 | 2B 3O JC")
     >>> [(m.card, m.paranoid_cost, m.maxn_cost) for m in r.moves]
@@ -469,7 +469,7 @@ def review(
     result.nodes = reviewer.budget.nodes
     result.seconds = reviewer.budget.seconds
     if result.interrupted:
-        raise ReviewInterrupted(result)
+        raise Interrupted(result)
     return result
 
 
@@ -614,5 +614,5 @@ MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}  # as chess annota
 MARKERS = {"inaccuracy": "o", "mistake": "s", "blunder": "X"}
 
 
-__all__ = ["LABELS", "MARKS", "KnownCost", "MoveReview", "Review", "ReviewInterrupted", "SeatSummary",
+__all__ = ["LABELS", "MARKS", "KnownCost", "MoveReview", "Review", "SeatSummary",
            "label_of", "plot_review", "review"]

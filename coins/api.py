@@ -21,7 +21,7 @@ from analysis import Interrupted
 from analysis.estimate import Estimate, estimate
 from analysis.graph import GraphInterrupted
 from analysis.report import AnalysisInterrupted
-from analysis.reviews import MoveReview, ReviewInterrupted
+from analysis.reviews import MoveReview
 from solver import (
     MatchState,
     Position,
@@ -130,8 +130,8 @@ def review_record(args: argparse.Namespace, progress: Callable[[str], None] | No
                       match=options.match_state(args), seat=args.seat,
                       exact_cards=args.exact_cards, samples=args.samples, progress=progress,
                       reviewed=reviewed)  # fmt: skip
-    except ReviewInterrupted as stop:
-        return stop.review
+    except Interrupted as stop:
+        return stop.result
 
 
 def graph_of(args: argparse.Namespace, progress: Callable[[str], None] | None = None

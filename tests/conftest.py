@@ -76,3 +76,18 @@ def load_invalid() -> list[tuple[str, str]]:
         text, _, reason = line.partition("\t")
         out.append((text, reason))
     return out
+
+
+@pytest.fixture
+def coins(capsys, monkeypatch):
+    """Run ``coins`` in this process (wide, so tables do not wrap): (status, out, err)."""
+    from coins import cli
+
+    monkeypatch.setenv("COLUMNS", "160")
+
+    def run(*argv):
+        status = cli.main(list(argv))
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    return run

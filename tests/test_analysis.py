@@ -17,7 +17,6 @@ import analysis.graph
 import analysis.report
 import analysis.reviews
 from analysis import analyze, review
-from coins import cli
 from positions import random_position
 from solver import CoinsError, Position, solve
 from solver.maxn import solve_maxn
@@ -200,19 +199,6 @@ def test_records_that_cannot_be_reviewed():
 
 
 # ----- command line -------------------------------------------------------------------
-
-
-@pytest.fixture
-def coins(capsys, monkeypatch):
-    """Run ``coins`` (wide, so tables do not wrap)."""
-    monkeypatch.setenv("COLUMNS", "160")
-
-    def run(*argv):
-        status = cli.main(list(argv))
-        out, err = capsys.readouterr()
-        return status, out, err
-
-    return run
 
 
 def without_timing(data: dict) -> dict:

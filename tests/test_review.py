@@ -13,8 +13,9 @@ import pytest
 
 from analysis import hint, review
 from analysis.bots import greedy_bot
-from analysis.reviews import ESTIMATE_TIE, LABELS, ReviewInterrupted, label_of, plot_review
-from coins import api, cli
+from analysis import Interrupted
+from analysis.reviews import ESTIMATE_TIE, LABELS, label_of, plot_review
+from coins import api
 from solver import Card, CoinsError, Hand, Position, Record
 from solver.maxn import solve_maxn
 
@@ -146,9 +147,9 @@ def test_ctrl_c_keeps_the_cards_reviewed():
         if len(seen) == 3:
             raise KeyboardInterrupt
 
-    with pytest.raises(ReviewInterrupted) as stop:
+    with pytest.raises(Interrupted) as stop:
         review(played_by_greedy(4, 5), reviewed=stop_after_three)
-    kept = stop.value.review
+    kept = stop.value.result
     assert seen == [12, 11, 10] and [m.number for m in kept.moves] == [10, 11, 12]
     assert kept.interrupted and kept.missing == list(range(1, 10))
 
@@ -161,18 +162,6 @@ def test_bad_options_are_refused(bad, says):
 
 
 # ----- command line -------------------------------------------------------------------
-
-
-@pytest.fixture
-def coins(capsys, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "200")
-
-    def run(*argv):
-        status = cli.main(list(argv))
-        out, err = capsys.readouterr()
-        return status, out, err
-
-    return run
 
 
 def test_cli_review_with_a_seat(coins):
@@ -192,7 +181,7 @@ def test_cli_review_interrupted_prints_what_was_done_and_exits_130(coins, monkey
     def interrupted(*args, **kwargs):
         partial = review(BLUNDER)
         partial.moves, partial.missing, partial.interrupted = partial.moves[3:], [1, 2, 3], True
-        raise ReviewInterrupted(partial)
+        raise Interrupted(partial)
 
     monkeypatch.setattr(api, "review", interrupted)
     status, out, err = coins("review", BLUNDER)
