@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from solver.compiled import COMPILE_SECONDS, is_compiled, warm_up
+from solver.compiled import COMPILE_TIME, is_compiled, warm_up
 
 
 def compile_notice() -> None:
@@ -14,7 +14,7 @@ def compile_notice() -> None:
     leave the others cold, and every later run would say it again."""
     if not is_compiled():
         print(
-            f"compiling the solver (first run only, about {COMPILE_SECONDS} s)...",
+            f"compiling the solver (first run only, {COMPILE_TIME})...",
             file=sys.stderr,
             flush=True,
         )

@@ -22,10 +22,12 @@ from .solve import solve
 from .table import TranspositionTable
 from .winning import solve_match
 
-# Seconds a cold compile of KERNELS takes on the 2-core development machine,
-# for the notice; ``python -m benchmarks.solver`` measures it (its "compile"
-# line).
-COMPILE_SECONDS = 10
+# Seconds a cold compile of KERNELS takes on the 2-core development machine, idle
+# and busy, for the notices (``python -m benchmarks.solver`` measures it: its
+# "compile" line); 17 s and 62 s were seen with other work running.
+COMPILE_SECONDS = 20
+COMPILE_SECONDS_BUSY = 60
+COMPILE_TIME = f"about {COMPILE_SECONDS} s, up to {COMPILE_SECONDS_BUSY} s on a busy machine"
 
 # The kernels the packages call from Python (``solve``, the hints' playouts,
 # the estimates and the match-aware search); the ones they call are compiled into them and come back

@@ -217,7 +217,7 @@ def test_the_first_job_compiles_the_solver_and_says_so(monkeypatch):
     monkeypatch.setattr(jobs, "is_compiled", lambda: False)
     monkeypatch.setattr(jobs, "warm_up", lambda: said.append(job.message))
     assert jobs.Jobs._work(job, lambda job: {"progress": job.message}) == {"progress": "searching"}
-    assert said == [f"compiling the solver (first use only, about {jobs.COMPILE_SECONDS} s)"]
+    assert said == [f"compiling the solver (first use only, {jobs.COMPILE_TIME})"]
 
 
 def test_a_cancel_that_overtakes_its_request_stops_the_job_as_it_starts(board):

@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from solver.compiled import COMPILE_SECONDS, is_compiled, warm_up
+from solver.compiled import COMPILE_TIME, is_compiled, warm_up
 from solver.threads import Cancel
 
 from .fields import FieldError
@@ -103,7 +103,7 @@ class Jobs:
     @staticmethod
     def _work(job: Job, work: Callable[[Job], dict]) -> dict:
         if not is_compiled():  # once per machine: the page shows why the first search waits
-            job.progress(f"compiling the solver (first use only, about {COMPILE_SECONDS} s)")
+            job.progress(f"compiling the solver (first use only, {COMPILE_TIME})")
             warm_up()
         job.progress("searching")
         with job.cancel.watching():
