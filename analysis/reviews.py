@@ -160,7 +160,7 @@ class MoveReview:
         ``ESTIMATE_TIE`` behind it: they round to no cost)."""
         slack = ESTIMATE_TIE - 1e-9 if self.estimated else 0
         return [c for c, r in self.card_results.items()
-                if r[self.seat] >= self.best_own - slack - 1e-9]  # fmt: skip
+                if r[self.seat] >= self.best_own - slack - 1e-9]
 
     @property
     def maxn_cost(self) -> float:
@@ -224,14 +224,14 @@ class MoveReview:
             "cost": round(self.match_cost, 6),
             "best": card_list(self.match_best),
             "estimated": self.chances_estimated,
-        }}  # fmt: skip
+        }}
         paranoid = None if self.card_values is None else {
             "guaranteed": self.guaranteed,
             "value": self.value,
             "cost": self.paranoid_cost,
             "optimal": card_list(self.paranoid_optimal),
             "cards": {str(c): v for c, v in self.card_values.items()},
-        }  # fmt: skip
+        }
         return match | {
             "number": self.number,
             "trick": self.trick,
@@ -443,7 +443,7 @@ def review(
     if samples is not None:
         samples = checks.whole_number(samples, "samples", 1, MAX_SAMPLES)
     reviewer = _Reviewer(Budget(max_nodes, time_limit), record, match, seat, exact_cards,
-                         samples, seed)  # fmt: skip
+                         samples, seed)
     result = Review(record.start, list(record.moves), match=match, seat=seat)
     steps = list(moves_along(record.start, record.moves))
     done: dict[int, MoveReview] = {}
@@ -452,7 +452,7 @@ def review(
             number, trick, position, card = steps[index]
             if progress is not None:
                 progress(f"move {number} of {len(steps)}, seat {position.to_move} "
-                         f"({len(done)} reviewed)")  # fmt: skip
+                         f"({len(done)} reviewed)")
             units = index + 1 + sum(p.to_move == seat for _, _, p, _ in steps[:index + 1])
             done[number] = reviewer.move(number, trick, position, card, units)
             if reviewed is not None:
@@ -480,7 +480,7 @@ class _Reviewer:
 
     def __init__(self, budget: Budget, record: Record, match: MatchState | None,
                  seat: int | None, exact_cards: int, samples: int | None,
-                 seed: int):  # fmt: skip
+                 seed: int):
         self.budget = budget
         self.exact_cards = exact_cards
         self.record = record
@@ -498,12 +498,12 @@ class _Reviewer:
         after = position.play(card)
         winner, points = points_won(position, after)
         move = MoveReview(number, trick, position.to_move, position, card, results, estimated,
-                          list(after.taken), winner, points)  # fmt: skip
+                          list(after.taken), winner, points)
         if values is not None:
             move.card_values = values.card_values
             move.guaranteed = values.guaranteed[move.seat]
         if self.match is not None and min(self.match.target - s - t for s, t in
-                                          zip(self.match.scores, position.taken)) > 0:  # fmt: skip
+                                          zip(self.match.scores, position.taken)) > 0:
             self._chances(move, units)
         if move.seat == self.seat:
             move.known = self._known(number, card, units)
@@ -533,7 +533,7 @@ class _Reviewer:
             return guess.card_results, not guess.exact, None
         mover = position.to_move
         values = self._exact("paranoid", position, lambda b: b.paranoid(position, (mover,), line=False),
-                             units)  # fmt: skip
+                             units)
         results = {c: tuple(r) for c, r in maxn.card_results.items()}
         return results, False, values
 
@@ -546,13 +546,13 @@ class _Reviewer:
             chances = found.card_chances
         else:
             guess = estimate(position, self.budget.estimate_seconds(ESTIMATE_SECONDS, units),
-                             match=match)  # fmt: skip
+                             match=match)
             self.budget.nodes += guess.nodes
             chances, move.chances_estimated = guess.card_results, not guess.exact
         move.chances = list(chances[move.card])
         move.best_chance = chances[preferred(chances, move.seat)][move.seat]
         move.match_best = [c for c, v in chances.items()
-                           if round(v[move.seat], 9) == round(move.best_chance, 9)]  # fmt: skip
+                           if round(v[move.seat], 9) == round(move.best_chance, 9)]
 
     def _known(self, number: int, card: Card, units: int) -> KnownCost:
         """The hint from the mover's view before card ``number``: how far its card
@@ -567,7 +567,7 @@ class _Reviewer:
         tied = found.tied
         return KnownCost(played.behind, played.behind_stderr, played.tied,
                          [entry.card for entry in tied], found.samples,
-                         len(tied) < len(found))  # fmt: skip
+                         len(tied) < len(found))
 
 
 def plot_review(result: Review, path: str) -> str:
@@ -581,27 +581,27 @@ def plot_review(result: Review, path: str) -> str:
     numbers = [m.number for m in result.moves]
     for seat in range(SEATS):
         axis.plot(numbers, [m.expected[seat] for m in result.moves], marker=".",
-                  label=f"seat {seat}" + (" (reviewed)" if seat == result.seat else ""))  # fmt: skip
+                  label=f"seat {seat}" + (" (reviewed)" if seat == result.seat else ""))
     colours = [line.get_color() for line in axis.get_lines()]
     for move in result.moves:
         if move.label is not None:
             size = 12 if move.seat == result.seat else 8
             axis.plot(move.number, move.expected[move.seat], MARKERS[move.label], markersize=size,
-                      color=colours[move.seat], markeredgecolor="black")  # fmt: skip
+                      color=colours[move.seat], markeredgecolor="black")
             axis.annotate(f"{move.card}{MARKS[move.label]}", (move.number, move.expected[move.seat]),
                           textcoords="offset points", xytext=(0, 8), ha="center", fontsize=8)
     estimated = [m.number for m in result.moves if m.estimated]
     if estimated:
         axis.axvspan(min(estimated) - 0.5, max(estimated) + 0.5, color="0.9", zorder=0,
-                     label="estimated")  # fmt: skip
+                     label="estimated")
     if result.missing:
         axis.axvspan(min(result.missing) - 0.5, max(result.missing) + 0.5, color="0.75",
-                     hatch="//", fill=False, zorder=0, label="not reviewed")  # fmt: skip
+                     hatch="//", fill=False, zorder=0, label="not reviewed")
     axis.set_xlim(0.5, len(result.cards) + 0.5)
     axis.set_xlabel("card played (move number)")
     axis.set_ylabel("expected points of the hand")
     axis.set_title("Each seat's points as the equilibrium plays on from each card "
-                   "(marks: ?! inaccuracy, ? mistake, ?? blunder)")  # fmt: skip
+                   "(marks: ?! inaccuracy, ? mistake, ?? blunder)")
     axis.legend(loc="upper left", fontsize=8)
     figure.tight_layout()
     with writing():

@@ -75,7 +75,7 @@ def measure_timing(deals: int, seed: int, seat: int | None, cards: int) -> dict:
         seconds = time.perf_counter() - start
         estimated = sum(m.estimated for m in found.moves)
         rows.append({"record": record, "seconds": round(seconds, 3), "reviewed": len(found.moves),
-                     "estimated": estimated, "missing": len(found.missing)})  # fmt: skip
+                     "estimated": estimated, "missing": len(found.missing)})
         print(f"deal {index}: {seconds:.1f} s, {len(found.moves)} cards reviewed "
               f"({estimated} estimated), {len(found.missing)} missing", flush=True)
     seconds = [row["seconds"] for row in rows]
@@ -104,7 +104,7 @@ def measure_agreement(hands: int, seed: int, cards: int, exact_cards: int) -> di
             decisions.append({"hand": index, "number": move.number,
                               "estimated_cost": round(move.maxn_cost, 3), "exact_cost": exact_cost,
                               "estimated_label": move.open_label,
-                              "exact_label": label_of(exact_cost)})  # fmt: skip
+                              "exact_label": label_of(exact_cost)})
         print(f"hand {index}: {len(decisions)} estimated decisions so far", flush=True)
     n = len(decisions)
     same = sum(d["estimated_label"] == d["exact_label"] for d in decisions)
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> dict:
     report: dict = {"commit": _commit(), "quick": args.quick}
     if "timing" in args.parts:
         timing = report["timing"] = measure_timing(args.deals, args.seed, args.seat,
-                                                   args.timing_cards)  # fmt: skip
+                                                   args.timing_cards)
         print(f"hands of {args.timing_cards} cards, seat {args.seat} with what it knew: median "
               f"{timing['median_s']:.1f} s, worst {timing['worst_s']:.1f} s over "
               f"{timing['deals']} deals", flush=True)
@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> dict:
                   f"marks agree with exact on {agreement['label_agreement']:.1%} "
                   f"({low:.1%}-{high:.1%}) of {agreement['decisions']}; marked or not "
                   f"{agreement['marked_agreement']:.1%}; mean |cost error| "
-                  f"{agreement['mean_abs_error']:.3f} points", flush=True)  # fmt: skip
+                  f"{agreement['mean_abs_error']:.3f} points", flush=True)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(report, indent=1) + "\n")
     return report

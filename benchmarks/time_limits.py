@@ -90,7 +90,7 @@ def measure(runs: int, seed: int, busy: int) -> list[dict]:
             rows.append({"call": name, "limit": limit, "runs": runs,
                          "seconds": [round(x, 3) for x in seconds],
                          "worst_s": round(max(seconds), 3), "worst_overshoot_s": round(worst, 3),
-                         "kept": worst <= allowed(limit)})  # fmt: skip
+                         "kept": worst <= allowed(limit)})
             print(f"{name}: limit {limit:g} s, worst {max(seconds):.3f} s "
                   f"({'kept' if rows[-1]['kept'] else 'BROKEN'})", flush=True)
         return rows
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> dict:
     ensure_compiled()  # before the clock: compiling is not the calls' time
     rows = measure(args.runs, args.seed, args.busy)
     report = {"commit": _commit(), "busy": args.busy, "calls": rows,
-              "all_kept": all(row["kept"] for row in rows)}  # fmt: skip
+              "all_kept": all(row["kept"] for row in rows)}
     output = args.output or (QUICK_RESULTS if args.quick else RESULTS)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(report, indent=1) + "\n")
