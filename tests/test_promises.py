@@ -37,7 +37,7 @@ def run_coins(*argv, stdout=subprocess.PIPE, cwd=REPO, **options) -> subprocess.
     """``python -m coins ARGV`` in a child process."""
     return subprocess.run(
         [sys.executable, "-m", "coins", *argv], stdout=stdout, stderr=subprocess.PIPE, text=True,
-        cwd=cwd, env=dict(os.environ, NO_COLOR="1"), timeout=300, **options,
+        cwd=cwd, env=dict(os.environ, NO_COLOR="1", COLUMNS="200"), timeout=300, **options,
     )
 
 
@@ -156,7 +156,7 @@ def interrupted(argv, after: str, count: int = 1) -> subprocess.CompletedProcess
         f"sys.exit(main({list(argv)!r}))",
     ])
     process = subprocess.Popen(
-        [sys.executable, "-c", script], cwd=REPO, env=dict(os.environ, NO_COLOR="1"),
+        [sys.executable, "-c", script], cwd=REPO, env=dict(os.environ, NO_COLOR="1", COLUMNS="200"),
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
