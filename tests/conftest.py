@@ -91,3 +91,11 @@ def coins(capsys, monkeypatch):
         return status, out, err
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def fixed_terminal(monkeypatch):
+    """Every test, and every command it runs, sees the same 160-column terminal, so
+    that tables wrap alike whatever terminal runs the suite (a test may set its own)."""
+    monkeypatch.setenv("COLUMNS", "160")
+    monkeypatch.setenv("TERM", "xterm")
