@@ -9,7 +9,7 @@ or two into it), and the first two sizes again on one thread and on two,
 interleaved view by view. It prints the results and saves them to
 ``results/strength.json``.
 
-Targets of issue 3 (this 2-core machine): a default hint under 1 s at any
+The figures it is judged by (on a 2-core machine): a default hint under 1 s at any
 point of a hand; ``pimc`` ahead of ``greedy`` by at least 1.0 point per hand
 and of ``random`` by at least 3, with 95% intervals narrower than +-0.3.
 """

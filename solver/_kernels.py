@@ -1948,7 +1948,7 @@ def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, sp
     return n_root
 
 
-# ===== NEW SECTION (issue 48): match-aware values ===========================
+# ===== Match-aware values ==================================================
 #
 # ``match_search`` is max^n over each seat's chance of winning the match
 # (RULES.md, "Values of a position in a match"). A trick that takes its

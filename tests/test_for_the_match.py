@@ -1,5 +1,5 @@
 """Playing for the match above the solver: the estimate, hints, bots, matches from
-given scores, analyses and reviews, and the command line (issue 48).
+given scores, analyses and reviews, and the command line.
 
 Expected values come from ``solver.winning.solve_match``, itself held to its
 naive twin in tests/test_winning.py, and from RULES.md's match rules.

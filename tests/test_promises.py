@@ -1,5 +1,5 @@
-"""The command line's promises on a busy machine, on Ctrl-C and when the disk says no
-(issue 57): an output that cannot be written, a port that is taken, Ctrl-C
+"""The command line's promises on a busy machine, on Ctrl-C and when the disk says
+no: an output that cannot be written, a port that is taken, Ctrl-C
 and contradictory options each end in one line on stderr and the exit
 status README lists, never a traceback, and Ctrl-C keeps what was done.
 

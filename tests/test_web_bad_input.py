@@ -1,4 +1,4 @@
-"""The board's JSON API under bad input (issue 55, section 5): any body answers
+"""The board's JSON API under bad input: any body answers
 a 4xx with a short JSON error, never a 5xx.
 
 Hypothesis posts arbitrary bytes and JSON, the commands' own field names among
