@@ -1,6 +1,6 @@
-"""The ``coins`` command's entry point: ``coins.cli`` imports numba and the solver,
-which takes a moment, and Ctrl-C in that moment should end the command as it ends
-any other (one line, exit status 130), not with a traceback of the imports."""
+"""The ``coins`` command's entry point: Ctrl-C at any moment ends the command in one
+line with exit status 130, also while ``coins.cli`` imports numba and the solver or
+builds its parser, before ``coins.cli.main`` can catch it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import sys
 def main() -> int:
     try:
         from .cli import main as run
+
+        return run()
     except KeyboardInterrupt:
         print("coins: interrupted", file=sys.stderr)
         return 130
-    return run()
