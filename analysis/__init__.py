@@ -40,8 +40,8 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
 from ._common import Interrupted, preferred_card
 from ._common import runs as equivalent_cards
 from .arena import duplicate, matches
-from .estimate import Estimate, estimate
 from .batch import BatchError, BatchOptions, BatchSummary, run_batch
+from .estimate import Estimate, estimate
 from .graph import (
     NO_GRAPHVIZ,
     GraphTooLarge,

@@ -9,12 +9,20 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from solver import CoinsError, MatchState, MatchValues, Position, checks, solve, solve_match
+from solver import (
+    CoinsError,
+    MatchState,
+    MatchValues,
+    Position,
+    SolveResult,
+    checks,
+    solve,
+    solve_match,
+)
 from solver import _kernels as k
 from solver.cards import SEATS, Card, cards_in
 from solver.errors import NotationError
 from solver.maxn import MaxnResult, solve_maxn
-from solver import SolveResult
 from solver.record import Record
 
 
@@ -91,8 +99,9 @@ class Budget:
 
     def match(self, position: Position, match: MatchState) -> MatchValues:
         """Every card's chances of winning ``match`` for the mover, exactly."""
-        return self._charge(solve_match(position, match.target, match.scores, **self._left(),
-                                        line=False))  # fmt: skip
+        return self._charge(
+            solve_match(position, match.target, match.scores, **self._left(), line=False)
+        )
 
     def _charge(self, result):
         """Count a solver call's nodes; ``BudgetSpent`` when it came back inexact."""

@@ -136,15 +136,17 @@ def interval(mean: float, half_width: float) -> tuple[float, float] | None:
     return None if math.isnan(half_width) else (mean - half_width, mean + half_width)
 
 
-def _players(bots: Sequence[str], options: dict | None, players: Sequence | None = None
-             ) -> list[_Timed]:
+def _players(
+    bots: Sequence[str], options: dict | None, players: Sequence | None = None
+) -> list[_Timed]:
     """The three named bots (``options`` go to pimc), or the three ``players``
     given, which ``bots`` then only labels; timed."""
     if len(bots) != 3:
         raise CoinsError(f"a game of Coins has three seats: give three bots, not {len(bots)}")
     if players is None:
-        players = [make_bot(name, **(options or {}) if name.startswith("pimc") else {})
-                   for name in bots]  # fmt: skip
+        players = [
+            make_bot(name, **(options or {}) if name.startswith("pimc") else {}) for name in bots
+        ]
     elif len(players) != 3:
         raise CoinsError(f"a game of Coins has three seats: give three players, not {len(players)}")
     return [_Timed(player) for player in players]
@@ -210,8 +212,16 @@ def duplicate(
         BotScore(name, *mean_and_half_width(per_deal[b]), played * 3, players[b].seconds_per_move)
         for b, name in enumerate(bots)
     ]
-    outcome = DuplicateResult(list(bots), scores, played, played * 3, seed,
-                              time.perf_counter() - start, per_deal, interrupted)
+    outcome = DuplicateResult(
+        list(bots),
+        scores,
+        played,
+        played * 3,
+        seed,
+        time.perf_counter() - start,
+        per_deal,
+        interrupted,
+    )
     if interrupted:
         raise Interrupted(outcome)
     return outcome
@@ -320,8 +330,13 @@ def matches(
             starting = fixed or MatchState(target, tuple(start_scores(master))).scores
             wins, points, hands = [0] * 3, [0] * 3, 0
             for seating in SEATINGS:
-                result = Match([players[b] for b in seating], target, first_dealer,
-                               seed=match_seed, start_scores=starting).play()  # fmt: skip
+                result = Match(
+                    [players[b] for b in seating],
+                    target,
+                    first_dealer,
+                    seed=match_seed,
+                    start_scores=starting,
+                ).play()
                 played.append((seating, result))
                 wins[seating[result.winner]] += 1
                 for seat, b in enumerate(seating):
@@ -350,8 +365,19 @@ def matches(
         )
         for b, name in enumerate(bots)
     ]
-    outcome = MatchesResult(list(bots), scores, target, count, len(played), total_hands, seed,
-                            time.perf_counter() - start, played, fixed, interrupted)
+    outcome = MatchesResult(
+        list(bots),
+        scores,
+        target,
+        count,
+        len(played),
+        total_hands,
+        seed,
+        time.perf_counter() - start,
+        played,
+        fixed,
+        interrupted,
+    )
     if interrupted:
         raise Interrupted(outcome)
     return outcome

@@ -168,8 +168,9 @@ def random_lines(count: int, cards: int, seed: int = 0, leader: int = 0) -> Gene
     count = checks.whole_number(count, "the number of random positions", 0, MAX_LINES)
     checks.whole_number(cards, "cards per hand", 0, HAND_SIZE)
     checks.whole_number(leader, "the leader", 0, SEATS - 1)
-    return GeneratedLines(count, checks.seed(seed), partial(Position.random, cards=cards,
-                                                             leader=leader))  # fmt: skip
+    return GeneratedLines(
+        count, checks.seed(seed), partial(Position.random, cards=cards, leader=leader)
+    )
 
 
 def parse_input(text: str) -> Position:
@@ -218,16 +219,28 @@ def solve_line(number: int, text: str, options: BatchOptions) -> dict:
         position = parse_input(text)
         table, maxn_table = worker_tables(position, options.mode)
         result = solve(
-            position, (0, 1, 2), options.max_nodes, options.time_limit, mode=options.mode,
-            card_values=options.card_values, line=options.lines, table=table,
-            maxn_table=maxn_table, threads=1,
-        )  # fmt: skip
+            position,
+            (0, 1, 2),
+            options.max_nodes,
+            options.time_limit,
+            mode=options.mode,
+            card_values=options.card_values,
+            line=options.lines,
+            table=table,
+            maxn_table=maxn_table,
+            threads=1,
+        )
     except CoinsError as error:
         return {"line": number, "text": text, "error": str(error)}
     except Exception as error:  # a bug must not stop a long batch: record it and go on
         return {"line": number, "text": text, "error": f"{type(error).__name__}: {error}"}
-    out = {"line": number, "text": text, "mode": options.mode, "position": str(position),
-           "to_move": position.to_move}  # fmt: skip
+    out = {
+        "line": number,
+        "text": text,
+        "mode": options.mode,
+        "position": str(position),
+        "to_move": position.to_move,
+    }
     if options.mode in ("paranoid", "both"):
         out["guaranteed"] = result.guaranteed
         if not result.exact:
@@ -289,8 +302,10 @@ def load_output(path: str | os.PathLike, repair: bool = True) -> tuple[dict[int,
         except ValueError:
             record = None
         if not isinstance(record, dict) or not isinstance(record.get("line"), int):
-            raise BatchError(f"the output {path} is not a batch's results: its line {number} "
-                             "is not a result record; write to a new file")  # fmt: skip
+            raise BatchError(
+                f"the output {path} is not a batch's results: its line {number} "
+                "is not a result record; write to a new file"
+            )
         done.setdefault(record["line"], record)
     if truncated and repair:
         with open(path, "r+b") as file:
@@ -467,8 +482,9 @@ def _results(todo, count, options, workers, scheduler, chunk):
     size = chunk or chunk_size(count, n_jobs)
     try:
         with backend:
-            parallel = joblib.Parallel(return_as="generator_unordered", batch_size=1,
-                                       pre_dispatch="2*n_jobs")  # fmt: skip
+            parallel = joblib.Parallel(
+                return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"
+            )
             yield from parallel(
                 joblib.delayed(solve_chunk)(part, options) for part in chunks(todo, size)
             )

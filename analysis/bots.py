@@ -97,8 +97,9 @@ class PimcBot:
             return self.choose(record.final, seat, rng)
         return self._best(record.final, seat, record.view(seat), rng)
 
-    def choose_for_match(self, record: Record, seat: int, rng: random.Random,
-                         match: MatchState) -> Card:  # fmt: skip
+    def choose_for_match(
+        self, record: Record, seat: int, rng: random.Random, match: MatchState
+    ) -> Card:
         """The card for a hand of a match (``solver.match.Hand`` calls this):
         played for the match unless the bot plays for points."""
         if not self.for_match:
@@ -106,18 +107,32 @@ class PimcBot:
         view = record.final if self.sampler == "uniform" else record.view(seat)
         return self._best(record.final, seat, view, rng, match)
 
-    def _best(self, position: Position, seat: int, view, rng: random.Random,
-              match: MatchState | None = None) -> Card:  # fmt: skip
+    def _best(
+        self,
+        position: Position,
+        seat: int,
+        view,
+        rng: random.Random,
+        match: MatchState | None = None,
+    ) -> Card:
         if position.to_move != seat:
             raise CoinsError(f"seat {seat} is not to move: seat {position.to_move} is")
         cards = position.legal_cards()
         if len(cards) == 1:
             return cards[0]
         result = hint(
-            view, self.samples, self.time_limit, mode=self.mode, rng=rng,
-            rollouts=self.rollouts, exact_cards=self.exact_cards, sampler=self.sampler,
-            horizon=self.horizon, evaluation=self.evaluation, match=match,
-        )  # fmt: skip
+            view,
+            self.samples,
+            self.time_limit,
+            mode=self.mode,
+            rng=rng,
+            rollouts=self.rollouts,
+            exact_cards=self.exact_cards,
+            sampler=self.sampler,
+            horizon=self.horizon,
+            evaluation=self.evaluation,
+            match=match,
+        )
         return result[0].card
 
     def __call__(self, position: Position, seat: int, rng: random.Random) -> Card:

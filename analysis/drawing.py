@@ -45,7 +45,8 @@ def check_plot_file(path: str | Path) -> Path:
     installed (``BatchError``) and a file that can be written (``PathError``)."""
     path = Path(path)
     if path.suffix.lower() not in PLOT_EXTENSIONS:
-        raise PathError(f'cannot write "{path}": a plot\'s file name must end in '
-                        f"{', '.join(PLOT_EXTENSIONS)}")
+        raise PathError(
+            f'cannot write "{path}": a plot\'s file name must end in {", ".join(PLOT_EXTENSIONS)}'
+        )
     pyplot()
     return checks.output_file(path, "the plot")

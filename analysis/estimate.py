@@ -120,8 +120,10 @@ def estimate(
     position = as_position(position)
     if position.is_terminal:
         raise CoinsError("the hand is over: there is no card to value")
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not (
-        0 < time_limit < math.inf
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not (0 < time_limit < math.inf)
     ):
         raise CoinsError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
@@ -135,18 +137,19 @@ def estimate(
     if cards <= (EXACT_MAX_CARDS if match is None else MATCH_EXACT_MAX_CARDS):
         share = EXACT_SHARE.get(cards, 1.0)
         if match is None:
-            exact = solve_maxn(position, time_limit=time_limit * share, line=False,
-                               threads=threads)  # fmt: skip
+            exact = solve_maxn(position, time_limit=time_limit * share, line=False, threads=threads)
             found = exact.card_results
         else:
-            exact = solve_match(position, match.target, match.scores,
-                                time_limit=time_limit * share, line=False)  # fmt: skip
+            exact = solve_match(
+                position, match.target, match.scores, time_limit=time_limit * share, line=False
+            )
             found = exact.card_chances
         nodes += exact.nodes
         if exact.exact:
             results = {c: tuple(r) for c, r in found.items()}
-            return Estimate(position, results, True, None, nodes, time.perf_counter() - start,
-                            match)  # fmt: skip
+            return Estimate(
+                position, results, True, None, nodes, time.perf_counter() - start, match
+            )
     return _deepening(position, deadline, start, nodes, threads, net, match)
 
 
@@ -169,11 +172,13 @@ def _deepening(position, deadline, start, nodes, threads, net, match) -> Estimat
         began = time.perf_counter()
         try:
             if match is None:
-                found, spent = search_card_results(position, depth + 1, budget, net=net,
-                                                   threads=threads, deadline=stop_at)  # fmt: skip
+                found, spent = search_card_results(
+                    position, depth + 1, budget, net=net, threads=threads, deadline=stop_at
+                )
             else:
-                found, spent = card_chances(position, match, depth + 1, budget, net=net,
-                                            deadline=stop_at)  # fmt: skip
+                found, spent = card_chances(
+                    position, match, depth + 1, budget, net=net, deadline=stop_at
+                )
         except BudgetExhausted:
             nodes += budget or 0
             break
@@ -188,8 +193,16 @@ def _deepening(position, deadline, start, nodes, threads, net, match) -> Estimat
     if not exact and match is None:
         deeper, spent = _deepen_contenders(position, values, depth + 1, deadline, threads, net)
         nodes += spent
-    return Estimate(position, values, exact, None if exact else depth, nodes,
-                    time.perf_counter() - start, match, tuple(sorted(deeper)))  # fmt: skip
+    return Estimate(
+        position,
+        values,
+        exact,
+        None if exact else depth,
+        nodes,
+        time.perf_counter() - start,
+        match,
+        tuple(sorted(deeper)),
+    )
 
 
 def _deepen_contenders(position, values, tricks, deadline, threads, net):
@@ -209,8 +222,9 @@ def _deepen_contenders(position, values, tricks, deadline, threads, net):
             cards.append(preferred_card(others, mover))
             others = {c: r for c, r in others.items() if c != cards[-1]}
         try:  # bounded by the clock: node rates vary with depth
-            found, spent = search_card_results(position, tricks, cards=cards, net=net,
-                                               threads=threads, deadline=deadline)  # fmt: skip
+            found, spent = search_card_results(
+                position, tricks, cards=cards, net=net, threads=threads, deadline=deadline
+            )
         except BudgetExhausted:
             break
         nodes += spent

@@ -116,12 +116,24 @@ def decision_graph(
     checks.whole_number(max_positions, "max_positions", 1, MOST_POSITIONS)
     budget = Budget(max_nodes, time_limit)
     graph = nx.DiGraph(
-        root=str(position), mode=mode, unit=unit, depth=depth,
+        root=str(position),
+        mode=mode,
+        unit=unit,
+        depth=depth,
         optimal_only_after_first=optimal_only_after_first,
-    )  # fmt: skip
+    )
     try:
-        _build(graph, position, depth, mode, unit, optimal_only_after_first,
-               max_positions, budget, progress)  # fmt: skip
+        _build(
+            graph,
+            position,
+            depth,
+            mode,
+            unit,
+            optimal_only_after_first,
+            max_positions,
+            budget,
+            progress,
+        )
     except KeyboardInterrupt:
         graph.graph["interrupted"] = True
         raise GraphInterrupted(_stamped(graph, budget)) from None
@@ -168,9 +180,13 @@ def _build(graph, root, depth, mode, unit, optimal_only, max_positions, budget, 
                         )
                     following.append(child)
                 graph.add_edge(
-                    str(position), key, card="/".join(str(c) for c in run),
-                    cards=[str(c) for c in run], seat=mover, **info,
-                )  # fmt: skip
+                    str(position),
+                    key,
+                    card="/".join(str(c) for c in run),
+                    cards=[str(c) for c in run],
+                    seat=mover,
+                    **info,
+                )
         frontier = following
 
 
@@ -201,8 +217,7 @@ def _set_values(graph, position: Position, mode: str, budget: Budget, children: 
         result = budget.paranoid(position, (0, 1, 2), card_values=children, line=False)
         node["values"] = list(result.guaranteed)
         for card, value in result.card_values.items():
-            cards[card] = dict(value=value, own=value, optimal=card in result.optimal,
-                               choice=False)  # fmt: skip
+            cards[card] = dict(value=value, own=value, optimal=card in result.optimal, choice=False)
     else:
         result = budget.maxn(position, card_results=children, line=False)
         node["values"] = list(result.equilibrium)
@@ -210,8 +225,12 @@ def _set_values(graph, position: Position, mode: str, budget: Budget, children: 
             best = max(r[mover] for r in result.card_results.values())
             choice = preferred_card(result.card_results, mover)
             for card, values in result.card_results.items():
-                cards[card] = dict(value=list(values), own=values[mover],
-                                   optimal=values[mover] == best, choice=False)  # fmt: skip
+                cards[card] = dict(
+                    value=list(values),
+                    own=values[mover],
+                    optimal=values[mover] == best,
+                    choice=False,
+                )
             for run in runs(position):
                 if choice in run:
                     for card in run:
@@ -220,6 +239,7 @@ def _set_values(graph, position: Position, mode: str, budget: Budget, children: 
 
 
 # ----- writing --------------------------------------------------------------
+
 
 def check_graph_file(path: str | Path) -> Path:
     """``path`` if ``write_graph`` can write there: a known extension, Graphviz's
@@ -299,6 +319,7 @@ def flat_graph(graph: nx.DiGraph) -> nx.DiGraph:
 
 # ----- DOT ------------------------------------------------------------------
 
+
 def _card_html(text: str, bold: bool = False) -> str:
     card = Card.parse(text)
     inner = f"<b>{text}</b>" if bold else text
@@ -316,14 +337,24 @@ def _values_html(values, mover: int | None) -> str:
 
 
 def _hands_html(position: Position) -> str:
-    rows = ['<tr><td align="left"><b>seat</b></td>' + "".join(
-        f'<td><font color="{SUIT_COLOURS[s]}"><b>{SUIT_LETTERS[s]}</b></font></td>'
-        for s in range(4)) + "</tr>"]
+    rows = [
+        '<tr><td align="left"><b>seat</b></td>'
+        + "".join(
+            f'<td><font color="{SUIT_COLOURS[s]}"><b>{SUIT_LETTERS[s]}</b></font></td>'
+            for s in range(4)
+        )
+        + "</tr>"
+    ]
     for seat in range(SEATS):
         groups = format_hand(position.hands[seat]).split(".")
-        rows.append(f'<tr><td align="left">{seat}</td>' + "".join(
-            f'<td align="left"><font color="{SUIT_COLOURS[s]}">{html.escape(g) or "-"}</font></td>'
-            for s, g in enumerate(groups)) + "</tr>")
+        rows.append(
+            f'<tr><td align="left">{seat}</td>'
+            + "".join(
+                f'<td align="left"><font color="{SUIT_COLOURS[s]}">{html.escape(g) or "-"}</font></td>'
+                for s, g in enumerate(groups)
+            )
+            + "</tr>"
+        )
     return "".join(rows)
 
 
@@ -340,7 +371,7 @@ def _node_label(graph: nx.DiGraph, key: str, data: dict, is_root: bool) -> str:
         rows.append("on the table: " + " ".join(_card_html(c) for c in data["trick"]))
     if data["values"] is not None:
         rows.append(_values_html(data["values"], data["to_move"]))
-    body = "".join(f"<tr><td colspan=\"5\">{row}</td></tr>" for row in rows)
+    body = "".join(f'<tr><td colspan="5">{row}</td></tr>' for row in rows)
     if is_root:
         body = _hands_html(position) + body
         if any(position.taken):
@@ -363,18 +394,24 @@ def _edge_label(data: dict, mode: str) -> str:
 
 def _legend(mode: str, root: str | None) -> str:
     if mode == "paranoid":
-        values = "guaranteed points of seats 0, 1, 2 from here on " \
-                 "(each against the other two together; the mover's in bold)"
+        values = (
+            "guaranteed points of seats 0, 1, 2 from here on "
+            "(each against the other two together; the mover's in bold)"
+        )
         edge = "card(s) played and the mover's guaranteed value after it"
         bold = "bold edge: optimal, keeps the mover's guaranteed value"
         extra = ""
     else:
-        values = "equilibrium points of seats 0, 1, 2 from here on " \
-                 "(everyone plays for their own points; the mover's in bold)"
+        values = (
+            "equilibrium points of seats 0, 1, 2 from here on "
+            "(everyone plays for their own points; the mover's in bold)"
+        )
         edge = "card(s) played and the points of seats 0&middot;1&middot;2 after it"
         bold = "bold edge: best for the mover (most own points)"
-        extra = ('<tr><td align="left">thickest edge, *: the card the equilibrium plays '
-                 "(RULES.md tie-break)</td></tr>")
+        extra = (
+            '<tr><td align="left">thickest edge, *: the card the equilibrium plays '
+            "(RULES.md tie-break)</td></tr>"
+        )
     suits = " &nbsp; ".join(
         f'<font color="{SUIT_COLOURS[s]}"><b>{SUIT_LETTERS[s]}</b> {SUIT_NAMES[s]}</font>'
         for s in range(4)
@@ -412,7 +449,7 @@ def to_dot(graph: nx.DiGraph) -> str:
         fill = "#eeeeee" if data["to_move"] is None else SEAT_FILLS[data["to_move"]]
         extra = ", penwidth=2" if key == root else ""
         lines.append(
-            f'  {ids[key]} [label={_node_label(graph, key, data, key == root)}, '
+            f"  {ids[key]} [label={_node_label(graph, key, data, key == root)}, "
             f'fillcolor="{fill}"{extra}];'
         )
     for u, v, data in graph.edges(data=True):
@@ -423,7 +460,7 @@ def to_dot(graph: nx.DiGraph) -> str:
         else:
             style = 'style=dashed, color="#9e9e9e", fontcolor="#757575"'
         lines.append(f"  {ids[u]} -> {ids[v]} [label={_edge_label(data, mode)}, {style}];")
-    lines += [f"  label={_legend(mode, root)};", '  labelloc=b; labeljust=l;', "}"]
+    lines += [f"  label={_legend(mode, root)};", "  labelloc=b; labeljust=l;", "}"]
     return "\n".join(lines) + "\n"
 
 

@@ -144,8 +144,21 @@ class Hint(list):
     weighs the same), ``seconds``, the ``match`` it played for (or None), and
     ``interrupted``: Ctrl-C stopped it, the entries are of the deals valued by then."""
 
-    def __init__(self, entries, *, seat, samples, exact, mode, seconds, sampler="uniform",
-                 effective=None, evaluation=DEFAULT_EVALUATION, match=None, interrupted=False):
+    def __init__(
+        self,
+        entries,
+        *,
+        seat,
+        samples,
+        exact,
+        mode,
+        seconds,
+        sampler="uniform",
+        effective=None,
+        evaluation=DEFAULT_EVALUATION,
+        match=None,
+        interrupted=False,
+    ):
         super().__init__(entries)
         self.interrupted = interrupted
         self.match = match
@@ -248,8 +261,16 @@ def hint(
         evaluation = "playout"
     master = rng if rng is not None else random.Random(checks.seed(seed))
     source = _deal_source(view, deals, sampler, samples, tremble, master)
-    value = _Evaluator(mode, evaluation, exact_cards, horizon, rollouts, epsilon, match,
-                       points and match is not None)  # fmt: skip
+    value = _Evaluator(
+        mode,
+        evaluation,
+        exact_cards,
+        horizon,
+        rollouts,
+        epsilon,
+        match,
+        points and match is not None,
+    )
 
     ensure_compiled()  # before the clock: a first run compiles
     start = time.perf_counter()
@@ -264,8 +285,9 @@ def hint(
     streams = (random.Random(master.getrandbits(64)) for _ in itertools.count())
     interrupted = False
     try:
-        while drawn < samples and (deadline is None or not drawn
-                                   or time.perf_counter() + batch_seconds < deadline):
+        while drawn < samples and (
+            deadline is None or not drawn or time.perf_counter() + batch_seconds < deadline
+        ):
             began = time.perf_counter()
             batch = []
             for _ in range(min(threads, samples - drawn)):
@@ -277,10 +299,17 @@ def hint(
             if not batch:
                 break
             fresh = [(key, stream) for key, stream in dict(batch).items() if key not in evaluated]
-            found = on_threads(
-                lambda t: [value(source.position(key), contenders, stream) for key, stream in fresh[t::threads]],
-                min(threads, max(1, len(fresh))),
-            ) if fresh else []  # fmt: skip
+            found = (
+                on_threads(
+                    lambda t: [
+                        value(source.position(key), contenders, stream)
+                        for key, stream in fresh[t::threads]
+                    ],
+                    min(threads, max(1, len(fresh))),
+                )
+                if fresh
+                else []
+            )
             for t, part in enumerate(found):
                 for (key, _), (values, exact, own_points) in zip(fresh[t::threads], part):
                     evaluated[key] = values
@@ -299,14 +328,27 @@ def hint(
         if not order:
             raise
         drawn = sum(weights[key] for key in order)
-    entries, effective = aggregate([evaluated[k] for k in order], [weights[k] for k in order],
-                                   contenders)
+    entries, effective = aggregate(
+        [evaluated[k] for k in order], [weights[k] for k in order], contenders
+    )
     if points_of:
-        entries = [replace(entry, points=_mean_over(points_of, weights, order, entry.card))
-                   for entry in entries]  # fmt: skip
-    result = Hint(entries, seat=source.mover, samples=drawn, exact=exact_done, mode=mode,
-                  sampler=sampler, effective=effective, evaluation=evaluation, match=match,
-                  seconds=time.perf_counter() - start, interrupted=interrupted)  # fmt: skip
+        entries = [
+            replace(entry, points=_mean_over(points_of, weights, order, entry.card))
+            for entry in entries
+        ]
+    result = Hint(
+        entries,
+        seat=source.mover,
+        samples=drawn,
+        exact=exact_done,
+        mode=mode,
+        sampler=sampler,
+        effective=effective,
+        evaluation=evaluation,
+        match=match,
+        seconds=time.perf_counter() - start,
+        interrupted=interrupted,
+    )
     if interrupted:
         raise Interrupted(result)
     return result
@@ -318,8 +360,10 @@ def check_budget(samples: int | None, time_limit: float | None) -> tuple[int, fl
     ``time_limit`` seconds (0: no limit)."""
     samples = DEFAULT_SAMPLES if samples is None else samples
     time_limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
-    return (checks.whole_number(samples, "samples", 1, MAX_SAMPLES),
-            checks.seconds(time_limit, "time_limit", zero_means_none=True))  # fmt: skip
+    return (
+        checks.whole_number(samples, "samples", 1, MAX_SAMPLES),
+        checks.seconds(time_limit, "time_limit", zero_means_none=True),
+    )
 
 
 def _contenders(evaluated, weights, order, contenders) -> list[Card]:
@@ -369,8 +413,9 @@ def _paired(values, weights, a: Card, b: Card) -> tuple[float, float | None]:
     return _mean(diffs, ws), _stderr(diffs, ws)
 
 
-def aggregate(values: list[dict[Card, float]], weights: list[float],
-              contenders: Iterable[Card] | None = None) -> tuple[list[HintEntry], float]:
+def aggregate(
+    values: list[dict[Card, float]], weights: list[float], contenders: Iterable[Card] | None = None
+) -> tuple[list[HintEntry], float]:
     """Hint entries from each deal's card values and the deal's weight, and
     the effective sample size ``(sum w)^2 / sum w^2``. The best card comes
     first, then the other cards in contention, then those that left it, each
@@ -402,12 +447,22 @@ def aggregate(values: list[dict[Card, float]], weights: list[float],
     entries = []
     for card, mean, stderr, best_rate, n in rows:
         lead, lead_stderr = _paired(values, weights, leader, card)
-        tied = card == leader or card in in_contention and (
-            lead <= TIED * lead_stderr if lead_stderr is not None else abs(lead) < 1e-9
+        tied = (
+            card == leader
+            or card in in_contention
+            and (lead <= TIED * lead_stderr if lead_stderr is not None else abs(lead) < 1e-9)
         )
         entries.append(HintEntry(card, mean, stderr, best_rate, n, lead, lead_stderr, tied))
-    entries.sort(key=lambda e: (e.card != leader, e.card not in in_contention, round(e.behind, 9),
-                                -round(e.mean, 9), -e.best_rate, e.card))  # fmt: skip
+    entries.sort(
+        key=lambda e: (
+            e.card != leader,
+            e.card not in in_contention,
+            round(e.behind, 9),
+            -round(e.mean, 9),
+            -e.best_rate,
+            e.card,
+        )
+    )
     return entries, effective
 
 
@@ -438,8 +493,9 @@ def _deal_source(view, deals, sampler, samples, tremble, master) -> _Deals:
         movers = {p.to_move for p in positions}
         if len(movers) != 1 or any(p.is_terminal for p in positions):
             raise CoinsError("the given deals must all have the same seat to move, hand not over")
-        return _Deals(movers.pop(), lambda i, rng: i if i < len(positions) else None,
-                      positions.__getitem__)  # fmt: skip
+        return _Deals(
+            movers.pop(), lambda i, rng: i if i < len(positions) else None, positions.__getitem__
+        )
     if isinstance(view, str):
         view = read_view(view)
     if isinstance(view, Position):
@@ -490,8 +546,9 @@ class _Evaluator:
     with ``points`` its points as well, in place of None. Runs on one search
     thread (deals are shared out over threads instead)."""
 
-    def __init__(self, mode, evaluation, exact_cards, horizon, rollouts, epsilon, match=None,
-                 points=False):  # fmt: skip
+    def __init__(
+        self, mode, evaluation, exact_cards, horizon, rollouts, epsilon, match=None, points=False
+    ):
         self.mode = mode
         self.evaluation = evaluation
         self.exact_cards = exact_cards if match is None else EXACT_CARDS[mode]
@@ -534,8 +591,9 @@ class _Evaluator:
         stream = random.Random(rng.getrandbits(64))
         total = 0
         for _ in range(self.rollouts):
-            hands, leader, trick, points = play_until(after.hands, after.leader, after.trick,
-                                                      stream, self.epsilon, self.horizon)  # fmt: skip
+            hands, leader, trick, points = play_until(
+                after.hands, after.leader, after.trick, stream, self.epsilon, self.horizon
+            )
             rest = Position(tuple(hands), leader, tuple(trick))
             total += points[mover] + _exact_value(rest, mover, self.mode)
         # points of a trick the card completed are in after.taken, not in the playout

@@ -53,8 +53,9 @@ def hidden_plays(view: Record) -> int:
     return sum(seat in hidden for seat, _, _ in _turns(view))
 
 
-def log_likelihood(view: Record, hands: tuple[Cards, Cards, Cards],
-                   tremble: float = DEFAULT_TREMBLE) -> float:
+def log_likelihood(
+    view: Record, hands: tuple[Cards, Cards, Cards], tremble: float = DEFAULT_TREMBLE
+) -> float:
     """Log-probability of the hidden seats' plays in ``view.moves`` when the
     record starts from ``hands`` (a full deal of the view) and they play by the
     trembling greedy model."""
@@ -74,8 +75,9 @@ def _log_likelihood(turns, hidden: set[int], hands, tremble: float) -> float:
     return total
 
 
-def deal_weights(view: Record, deals: list[tuple[Cards, Cards, Cards]],
-                 tremble: float = DEFAULT_TREMBLE) -> list[float]:
+def deal_weights(
+    view: Record, deals: list[tuple[Cards, Cards, Cards]], tremble: float = DEFAULT_TREMBLE
+) -> list[float]:
     """Weights proportional to each deal's likelihood, the largest 1."""
     turns, hidden = _turns(view), set(view.hidden)
     logs = [_log_likelihood(turns, hidden, hands, tremble) for hands in deals]

@@ -40,8 +40,9 @@ def playout(hands, leader: int, trick, rng: random.Random, epsilon: float = 0.0)
     return play_until(hands, leader, trick, rng, epsilon, 0)[3]
 
 
-def play_until(hands, leader: int, trick, rng: random.Random, epsilon: float,
-               cards_left: int) -> tuple[list[int], int, list[int], list[int]]:
+def play_until(
+    hands, leader: int, trick, rng: random.Random, epsilon: float, cards_left: int
+) -> tuple[list[int], int, list[int], list[int]]:
     """Play as ``playout`` does until no hand holds more than ``cards_left``
     cards (at once if none does; else that is at the start of a trick);
     returns the hands, the leader and the trick reached, and the points each
@@ -52,4 +53,9 @@ def play_until(hands, leader: int, trick, rng: random.Random, epsilon: float,
     h0, h1, h2, leader, t0, t1, n, p0, p1, p2 = k.play_until(
         hands[0], hands[1], hands[2], leader, t0, t1, len(trick), float(epsilon), cards_left, seed
     )
-    return [int(h0), int(h1), int(h2)], int(leader), [int(t0), int(t1)][:n], [int(p0), int(p1), int(p2)]
+    return (
+        [int(h0), int(h1), int(h2)],
+        int(leader),
+        [int(t0), int(t1)][:n],
+        [int(p0), int(p1), int(p2)],
+    )

@@ -45,8 +45,7 @@ MATCH_EXACT_CARDS = 6  # the same for the chances of winning a match
 ESTIMATE_SECONDS = 1.0  # an estimated decision's time when there is no time limit
 
 MAIN_LINE = (
-    "max^n equilibrium line: every seat plays for its own points, "
-    "knowing the others do the same"
+    "max^n equilibrium line: every seat plays for its own points, knowing the others do the same"
 )
 MATCH_LINE = "match line: every seat plays to win the match, knowing the others do the same"
 
@@ -75,8 +74,10 @@ class CardReport:
             "maxn_choice": self.maxn_choice,
         }
         if self.chances is not None:
-            out |= {"chances": [round(c, 6) for c in self.chances],
-                    "match_choice": self.match_choice}  # fmt: skip
+            out |= {
+                "chances": [round(c, 6) for c in self.chances],
+                "match_choice": self.match_choice,
+            }
         return out
 
 
@@ -136,11 +137,15 @@ class Decision:
         return max(c.maxn[self.seat] for c in self.cards) - played.maxn[self.seat]
 
     def to_json(self) -> dict:
-        match = {} if self.chances is None else {
-            "chances": [round(c, 6) for c in self.chances],
-            "chances_estimated": self.chances_estimated,
-            "points_cost": round(self.points_cost, 3),
-        }  # fmt: skip
+        match = (
+            {}
+            if self.chances is None
+            else {
+                "chances": [round(c, 6) for c in self.chances],
+                "chances_estimated": self.chances_estimated,
+                "points_cost": round(self.points_cost, 3),
+            }
+        )
         return match | {
             "number": self.number,
             "trick": self.trick,
@@ -186,8 +191,7 @@ class Analysis:
 
     @property
     def exact(self) -> bool:
-        return self.complete and not any(d.estimated or d.chances_estimated
-                                         for d in self.decisions)  # fmt: skip
+        return self.complete and not any(d.estimated or d.chances_estimated for d in self.decisions)
 
     @property
     def line(self) -> list[Card]:
@@ -205,9 +209,11 @@ class Analysis:
 
     def to_json(self) -> dict:
         first = self.decisions[0] if self.decisions else None
-        match = {} if self.match is None else {
-            **self.match.to_json(), "chances": first.to_json()["chances"] if first else None
-        }  # fmt: skip
+        match = (
+            {}
+            if self.match is None
+            else {**self.match.to_json(), "chances": first.to_json()["chances"] if first else None}
+        )
         return match | {
             "position": str(self.position),
             "main_line": self.main_line,
@@ -315,14 +321,21 @@ def _chances(budget: Budget, position: Position, match: MatchState, decisions_le
             pass  # out of this decision's share: estimate them instead
         finally:
             budget.nodes += share.nodes
-    guess = estimate(position, budget.estimate_seconds(ESTIMATE_SECONDS, decisions_left),
-                     match=match)  # fmt: skip
+    guess = estimate(
+        position, budget.estimate_seconds(ESTIMATE_SECONDS, decisions_left), match=match
+    )
     budget.nodes += guess.nodes
     return guess.card_results, not guess.exact
 
 
-def _decision(budget: Budget, position: Position, number: int, trick: int, exact_cards: int,
-              match: MatchState | None):  # fmt: skip
+def _decision(
+    budget: Budget,
+    position: Position,
+    number: int,
+    trick: int,
+    exact_cards: int,
+    match: MatchState | None,
+):
     mover = position.to_move
     decisions_left = sum(len(position.hand(s)) for s in range(3))
     guaranteed, paranoid, results = None, {}, None
@@ -361,11 +374,29 @@ def _decision(budget: Budget, position: Position, number: int, trick: int, exact
     after = position.play(played)
     winner, points = points_won(position, after)
     return Decision(
-        number, trick, position, mover, guaranteed, list(results[played]), cards, played,
-        list(after.taken), winner, points, estimated,
-        None if chances is None else list(chances[played]), chances_estimated,
+        number,
+        trick,
+        position,
+        mover,
+        guaranteed,
+        list(results[played]),
+        cards,
+        played,
+        list(after.taken),
+        winner,
+        points,
+        estimated,
+        None if chances is None else list(chances[played]),
+        chances_estimated,
     )
 
 
-__all__ = ["MAIN_LINE", "MATCH_LINE", "Analysis", "AnalysisInterrupted", "CardReport", "Decision",
-           "analyze"]
+__all__ = [
+    "MAIN_LINE",
+    "MATCH_LINE",
+    "Analysis",
+    "AnalysisInterrupted",
+    "CardReport",
+    "Decision",
+    "analyze",
+]

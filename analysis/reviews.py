@@ -159,8 +159,9 @@ class MoveReview:
         """The cards that give the most own points (for an estimate, those less than
         ``ESTIMATE_TIE`` behind it: they round to no cost)."""
         slack = ESTIMATE_TIE - 1e-9 if self.estimated else 0
-        return [c for c, r in self.card_results.items()
-                if r[self.seat] >= self.best_own - slack - 1e-9]
+        return [
+            c for c, r in self.card_results.items() if r[self.seat] >= self.best_own - slack - 1e-9
+        ]
 
     @property
     def maxn_cost(self) -> float:
@@ -218,20 +219,30 @@ class MoveReview:
         def number(v):
             return v if isinstance(v, int) else round(v, 3)
 
-        match = {} if self.chances is None else {"match": {
-            "best_chance": round(self.best_chance, 6),
-            "chances": [round(c, 6) for c in self.chances],
-            "cost": round(self.match_cost, 6),
-            "best": card_list(self.match_best),
-            "estimated": self.chances_estimated,
-        }}
-        paranoid = None if self.card_values is None else {
-            "guaranteed": self.guaranteed,
-            "value": self.value,
-            "cost": self.paranoid_cost,
-            "optimal": card_list(self.paranoid_optimal),
-            "cards": {str(c): v for c, v in self.card_values.items()},
-        }
+        match = (
+            {}
+            if self.chances is None
+            else {
+                "match": {
+                    "best_chance": round(self.best_chance, 6),
+                    "chances": [round(c, 6) for c in self.chances],
+                    "cost": round(self.match_cost, 6),
+                    "best": card_list(self.match_best),
+                    "estimated": self.chances_estimated,
+                }
+            }
+        )
+        paranoid = (
+            None
+            if self.card_values is None
+            else {
+                "guaranteed": self.guaranteed,
+                "value": self.value,
+                "cost": self.paranoid_cost,
+                "optimal": card_list(self.paranoid_optimal),
+                "cards": {str(c): v for c, v in self.card_values.items()},
+            }
+        )
         return match | {
             "number": self.number,
             "trick": self.trick,
@@ -318,9 +329,11 @@ class SeatSummary:
 
     def to_json(self) -> dict:
         def biggest(move, cost):
-            return None if move is None else {
-                "number": move.number, "card": str(move.card), "cost": cost(move)
-            }
+            return (
+                None
+                if move is None
+                else {"number": move.number, "card": str(move.card), "cost": cost(move)}
+            )
 
         def number(v):
             return v if isinstance(v, int) else round(v, 3)
@@ -442,8 +455,9 @@ def review(
     exact_cards = checks.whole_number(exact_cards, "exact_cards", 0, HAND_SIZE)
     if samples is not None:
         samples = checks.whole_number(samples, "samples", 1, MAX_SAMPLES)
-    reviewer = _Reviewer(Budget(max_nodes, time_limit), record, match, seat, exact_cards,
-                         samples, seed)
+    reviewer = _Reviewer(
+        Budget(max_nodes, time_limit), record, match, seat, exact_cards, samples, seed
+    )
     result = Review(record.start, list(record.moves), match=match, seat=seat)
     steps = list(moves_along(record.start, record.moves))
     done: dict[int, MoveReview] = {}
@@ -451,9 +465,10 @@ def review(
         for index in range(len(steps) - 1, -1, -1):
             number, trick, position, card = steps[index]
             if progress is not None:
-                progress(f"move {number} of {len(steps)}, seat {position.to_move} "
-                         f"({len(done)} reviewed)")
-            units = index + 1 + sum(p.to_move == seat for _, _, p, _ in steps[:index + 1])
+                progress(
+                    f"move {number} of {len(steps)}, seat {position.to_move} ({len(done)} reviewed)"
+                )
+            units = index + 1 + sum(p.to_move == seat for _, _, p, _ in steps[: index + 1])
             done[number] = reviewer.move(number, trick, position, card, units)
             if reviewed is not None:
                 reviewed(done[number])
@@ -478,9 +493,16 @@ class _Reviewer:
     backward the positions only grow, so a search that did not fit is not
     tried again."""
 
-    def __init__(self, budget: Budget, record: Record, match: MatchState | None,
-                 seat: int | None, exact_cards: int, samples: int | None,
-                 seed: int):
+    def __init__(
+        self,
+        budget: Budget,
+        record: Record,
+        match: MatchState | None,
+        seat: int | None,
+        exact_cards: int,
+        samples: int | None,
+        seed: int,
+    ):
         self.budget = budget
         self.exact_cards = exact_cards
         self.record = record
@@ -497,13 +519,26 @@ class _Reviewer:
         results, estimated, values = self._open_values(position, units)
         after = position.play(card)
         winner, points = points_won(position, after)
-        move = MoveReview(number, trick, position.to_move, position, card, results, estimated,
-                          list(after.taken), winner, points)
+        move = MoveReview(
+            number,
+            trick,
+            position.to_move,
+            position,
+            card,
+            results,
+            estimated,
+            list(after.taken),
+            winner,
+            points,
+        )
         if values is not None:
             move.card_values = values.card_values
             move.guaranteed = values.guaranteed[move.seat]
-        if self.match is not None and min(self.match.target - s - t for s, t in
-                                          zip(self.match.scores, position.taken)) > 0:
+        if (
+            self.match is not None
+            and min(self.match.target - s - t for s, t in zip(self.match.scores, position.taken))
+            > 0
+        ):
             self._chances(move, units)
         if move.seat == self.seat:
             move.known = self._known(number, card, units)
@@ -532,8 +567,9 @@ class _Reviewer:
             self.budget.nodes += guess.nodes
             return guess.card_results, not guess.exact, None
         mover = position.to_move
-        values = self._exact("paranoid", position, lambda b: b.paranoid(position, (mover,), line=False),
-                             units)
+        values = self._exact(
+            "paranoid", position, lambda b: b.paranoid(position, (mover,), line=False), units
+        )
         results = {c: tuple(r) for c, r in maxn.card_results.items()}
         return results, False, values
 
@@ -545,19 +581,21 @@ class _Reviewer:
         if found is not None:
             chances = found.card_chances
         else:
-            guess = estimate(position, self.budget.estimate_seconds(ESTIMATE_SECONDS, units),
-                             match=match)
+            guess = estimate(
+                position, self.budget.estimate_seconds(ESTIMATE_SECONDS, units), match=match
+            )
             self.budget.nodes += guess.nodes
             chances, move.chances_estimated = guess.card_results, not guess.exact
         move.chances = list(chances[move.card])
         move.best_chance = chances[preferred(chances, move.seat)][move.seat]
-        move.match_best = [c for c, v in chances.items()
-                           if round(v[move.seat], 9) == round(move.best_chance, 9)]
+        move.match_best = [
+            c for c, v in chances.items() if round(v[move.seat], 9) == round(move.best_chance, 9)
+        ]
 
     def _known(self, number: int, card: Card, units: int) -> KnownCost:
         """The hint from the mover's view before card ``number``: how far its card
         fell behind the best on the deals the seat could not rule out."""
-        view = Record.of(self.record.start, self.record.moves[:number - 1]).view(self.seat)
+        view = Record.of(self.record.start, self.record.moves[: number - 1]).view(self.seat)
         seconds = self.budget.estimate_seconds(HINT_SECONDS, units)
         if self.samples is None:
             found = hint(view, time_limit=seconds, seed=self.seed + number)
@@ -565,9 +603,14 @@ class _Reviewer:
             found = hint(view, self.samples, time_limit=0, seed=self.seed + number)
         played = next(entry for entry in found if entry.card == card)
         tied = found.tied
-        return KnownCost(played.behind, played.behind_stderr, played.tied,
-                         [entry.card for entry in tied], found.samples,
-                         len(tied) < len(found))
+        return KnownCost(
+            played.behind,
+            played.behind_stderr,
+            played.tied,
+            [entry.card for entry in tied],
+            found.samples,
+            len(tied) < len(found),
+        )
 
 
 def plot_review(result: Review, path: str) -> str:
@@ -580,28 +623,54 @@ def plot_review(result: Review, path: str) -> str:
     figure, axis = plt.subplots(figsize=(10, 4))
     numbers = [m.number for m in result.moves]
     for seat in range(SEATS):
-        axis.plot(numbers, [m.expected[seat] for m in result.moves], marker=".",
-                  label=f"seat {seat}" + (" (reviewed)" if seat == result.seat else ""))
+        axis.plot(
+            numbers,
+            [m.expected[seat] for m in result.moves],
+            marker=".",
+            label=f"seat {seat}" + (" (reviewed)" if seat == result.seat else ""),
+        )
     colours = [line.get_color() for line in axis.get_lines()]
     for move in result.moves:
         if move.label is not None:
             size = 12 if move.seat == result.seat else 8
-            axis.plot(move.number, move.expected[move.seat], MARKERS[move.label], markersize=size,
-                      color=colours[move.seat], markeredgecolor="black")
-            axis.annotate(f"{move.card}{MARKS[move.label]}", (move.number, move.expected[move.seat]),
-                          textcoords="offset points", xytext=(0, 8), ha="center", fontsize=8)
+            axis.plot(
+                move.number,
+                move.expected[move.seat],
+                MARKERS[move.label],
+                markersize=size,
+                color=colours[move.seat],
+                markeredgecolor="black",
+            )
+            axis.annotate(
+                f"{move.card}{MARKS[move.label]}",
+                (move.number, move.expected[move.seat]),
+                textcoords="offset points",
+                xytext=(0, 8),
+                ha="center",
+                fontsize=8,
+            )
     estimated = [m.number for m in result.moves if m.estimated]
     if estimated:
-        axis.axvspan(min(estimated) - 0.5, max(estimated) + 0.5, color="0.9", zorder=0,
-                     label="estimated")
+        axis.axvspan(
+            min(estimated) - 0.5, max(estimated) + 0.5, color="0.9", zorder=0, label="estimated"
+        )
     if result.missing:
-        axis.axvspan(min(result.missing) - 0.5, max(result.missing) + 0.5, color="0.75",
-                     hatch="//", fill=False, zorder=0, label="not reviewed")
+        axis.axvspan(
+            min(result.missing) - 0.5,
+            max(result.missing) + 0.5,
+            color="0.75",
+            hatch="//",
+            fill=False,
+            zorder=0,
+            label="not reviewed",
+        )
     axis.set_xlim(0.5, len(result.cards) + 0.5)
     axis.set_xlabel("card played (move number)")
     axis.set_ylabel("expected points of the hand")
-    axis.set_title("Each seat's points as the equilibrium plays on from each card "
-                   "(marks: ?! inaccuracy, ? mistake, ?? blunder)")
+    axis.set_title(
+        "Each seat's points as the equilibrium plays on from each card "
+        "(marks: ?! inaccuracy, ? mistake, ?? blunder)"
+    )
     axis.legend(loc="upper left", fontsize=8)
     figure.tight_layout()
     with writing():
@@ -614,5 +683,14 @@ MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}  # as chess annota
 MARKERS = {"inaccuracy": "o", "mistake": "s", "blunder": "X"}
 
 
-__all__ = ["LABELS", "MARKS", "KnownCost", "MoveReview", "Review", "SeatSummary",
-           "label_of", "plot_review", "review"]
+__all__ = [
+    "LABELS",
+    "MARKS",
+    "KnownCost",
+    "MoveReview",
+    "Review",
+    "SeatSummary",
+    "label_of",
+    "plot_review",
+    "review",
+]

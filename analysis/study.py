@@ -78,7 +78,9 @@ class StudySpec:
         if self.coins_left is not None:
             checks.whole_number(self.coins_left, "the Coins left", 0, RANKS_PER_SUIT)
             if self.coins_left > SEATS * self.cards:
-                raise BatchError(f"{self.coins_left} Coins cannot be left in {self.cards}-card hands")
+                raise BatchError(
+                    f"{self.coins_left} Coins cannot be left in {self.cards}-card hands"
+                )
         for seat in range(SEATS):
             if popcount(self.hold[seat]) > self.cards:
                 raise BatchError(f"seat {seat} must hold more than {self.cards} cards")
@@ -110,8 +112,10 @@ def random_study_position(spec: StudySpec, rng: random.Random) -> Position:
             rng.shuffle(chosen)
         hands = list(spec.hold)
         for card in chosen:
-            seat = min((s for s in range(SEATS) if popcount(hands[s]) < spec.cards),
-                       key=lambda s: (rng.random(), s))  # fmt: skip
+            seat = min(
+                (s for s in range(SEATS) if popcount(hands[s]) < spec.cards),
+                key=lambda s: (rng.random(), s),
+            )
             hands[seat] |= 1 << card
         if all(not hands[s] & spec.not_hold[s] for s in range(SEATS)):
             break
@@ -154,10 +158,14 @@ class StudyStats:
 
     def to_json(self) -> dict:
         return {
-            "positions": self.positions, "errors": self.errors, "not_exact": self.not_exact,
-            "by_seat": self.by_seat, "lead": self.lead, "coin_first": self.coin_first,
+            "positions": self.positions,
+            "errors": self.errors,
+            "not_exact": self.not_exact,
+            "by_seat": self.by_seat,
+            "lead": self.lead,
+            "coin_first": self.coin_first,
             "card_worth": self.card_worth,
-        }  # fmt: skip
+        }
 
     def card_worth_csv(self) -> str:
         """``card,positions,mean_equilibrium`` a card, in index order."""
@@ -223,12 +231,15 @@ def aggregate(records: Iterable[dict]) -> StudyStats:
                 worth[int(card)].append(equilibrium[seat])
     for name, modes in per_seat.items():
         stats.by_seat[name] = {
-            mode: {"mean": _mean(values),
-                   "histogram": {str(p): n for p, n in sorted(Counter(values).items())}}
+            mode: {
+                "mean": _mean(values),
+                "histogram": {str(p): n for p, n in sorted(Counter(values).items())},
+            }
             for mode, values in modes.items()
-        }  # fmt: skip
-    stats.lead = {mode: {"positions": len(v), "mean_advantage": _mean(v)}
-                  for mode, v in lead.items()}  # fmt: skip
+        }
+    stats.lead = {
+        mode: {"positions": len(v), "mean_advantage": _mean(v)} for mode, v in lead.items()
+    }
     stats.coin_first = {
         "equilibrium_card_is_a_coin": _share(first["equilibrium"], first["with_line"]),
         "some_optimal_card_is_a_coin": _share(first["paranoid"], first["with_optimal"]),
@@ -276,7 +287,9 @@ def check_exports(json_file=None, csv_prefix=None, plot_prefix=None, results=Non
         pyplot()
 
 
-def write_exports(stats: StudyStats, json_file=None, csv_prefix=None, plot_prefix=None) -> list[str]:
+def write_exports(
+    stats: StudyStats, json_file=None, csv_prefix=None, plot_prefix=None
+) -> list[str]:
     """Write the statistics as JSON to ``json_file``, as CSV to ``csv_paths(csv_prefix)``
     and drawn to ``plot_paths(plot_prefix)`` (each when given); return the paths."""
     check_exports(json_file, csv_prefix, plot_prefix)
@@ -298,10 +311,13 @@ def plot_study(stats: StudyStats, prefix: str) -> list[str]:
     plt = pyplot()
     modes = ("guaranteed", "equilibrium")
     samples = {
-        (name, mode): [int(p) for p, n in stats.by_seat[name][mode]["histogram"].items()
-                       for _ in range(n)]
-        for name in RELATIVE_SEATS if name in stats.by_seat for mode in modes
-    }  # fmt: skip
+        (name, mode): [
+            int(p) for p, n in stats.by_seat[name][mode]["histogram"].items() for _ in range(n)
+        ]
+        for name in RELATIVE_SEATS
+        if name in stats.by_seat
+        for mode in modes
+    }
     top = max((max(v) for v in samples.values() if v), default=0)
     paths = plot_paths(prefix)
     figure, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
@@ -321,8 +337,7 @@ def plot_study(stats: StudyStats, prefix: str) -> list[str]:
     plt.close(figure)
     figure, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for axis, mode in zip(axes, modes):
-        axis.boxplot([samples.get((name, mode), []) for name in RELATIVE_SEATS],
-                     showmeans=True)  # fmt: skip
+        axis.boxplot([samples.get((name, mode), []) for name in RELATIVE_SEATS], showmeans=True)
         axis.set_xticks(range(1, len(RELATIVE_SEATS) + 1), list(RELATIVE_SEATS))
         axis.set_title(f"{mode} points by seat (triangle: mean)")
     axes[0].set_ylabel("Coins won from the position on")

@@ -69,9 +69,13 @@ def start_workers(workers: int) -> float:
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.batch", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a few positions of each")
-    parser.add_argument("--output", type=Path, help=f"the JSON file to write (default "
-                        f"{RESULTS.relative_to(HERE.parent)}; with --quick "
-                        f"{quick_path(RESULTS).relative_to(HERE.parent)})")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        help=f"the JSON file to write (default "
+        f"{RESULTS.relative_to(HERE.parent)}; with --quick "
+        f"{quick_path(RESULTS).relative_to(HERE.parent)})",
+    )
     args = parser.parse_args(argv)
     if args.output is None:
         args.output = quick_path(RESULTS) if args.quick else RESULTS
@@ -86,18 +90,25 @@ def main(argv: list[str] | None = None) -> dict:
         runs[workers] = timed_batch(items, workers, SCALING["chunk"]) | {"startup_seconds": startup}
     speedup = runs[1]["seconds"] / runs[2]["seconds"]
     report["scaling"] = {
-        "cards": SCALING["cards"], "positions": scaling_n, "seed": SCALING["seed"],
-        "runs": list(runs.values()), "speedup": round(speedup, 2), "target": TARGET_SPEEDUP,
+        "cards": SCALING["cards"],
+        "positions": scaling_n,
+        "seed": SCALING["seed"],
+        "runs": list(runs.values()),
+        "speedup": round(speedup, 2),
+        "target": TARGET_SPEEDUP,
         "met": speedup >= TARGET_SPEEDUP,
-    }  # fmt: skip
+    }
     workers = default_workers()
     if workers > 1:
         start_workers(workers)
     volume = timed_batch(random_lines(volume_n, VOLUME["cards"], VOLUME["seed"]), workers)
     report["volume"] = {
-        "cards": VOLUME["cards"], "seed": VOLUME["seed"], **volume,
-        "target_seconds": TARGET_VOLUME_SECONDS, "met": volume["seconds"] < TARGET_VOLUME_SECONDS,
-    }  # fmt: skip
+        "cards": VOLUME["cards"],
+        "seed": VOLUME["seed"],
+        **volume,
+        "target_seconds": TARGET_VOLUME_SECONDS,
+        "met": volume["seconds"] < TARGET_VOLUME_SECONDS,
+    }
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     print_report(report)
@@ -105,22 +116,30 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 def print_report(report: dict) -> None:
-    print(f"batch benchmark, mode {report['mode']}, {report['cpus']} cpus; "
-          f"compile {report['compile_seconds']} s")  # fmt: skip
+    print(
+        f"batch benchmark, mode {report['mode']}, {report['cpus']} cpus; "
+        f"compile {report['compile_seconds']} s"
+    )
     scaling = report["scaling"]
     print(f"scaling: {scaling['positions']} random {scaling['cards']}-card endings")
     for run in scaling["runs"]:
-        print(f"  {run['workers']} worker(s): {run['seconds']} s, "
-              f"{run['positions_per_second']} positions/s, {run['nodes']:,} nodes "
-              f"(worker start-up {run['startup_seconds']} s, untimed)")  # fmt: skip
-    print(f"  speedup {scaling['speedup']}x (target {scaling['target']}x: "
-          f"{'met' if scaling['met'] else 'NOT met'})")  # fmt: skip
+        print(
+            f"  {run['workers']} worker(s): {run['seconds']} s, "
+            f"{run['positions_per_second']} positions/s, {run['nodes']:,} nodes "
+            f"(worker start-up {run['startup_seconds']} s, untimed)"
+        )
+    print(
+        f"  speedup {scaling['speedup']}x (target {scaling['target']}x: "
+        f"{'met' if scaling['met'] else 'NOT met'})"
+    )
     volume = report["volume"]
-    print(f"volume: {volume['positions']:,} random {volume['cards']}-card endings on "
-          f"{volume['workers']} workers: {volume['seconds']} s, "
-          f"{volume['positions_per_second']} positions/s, {volume['nodes']:,} nodes "
-          f"(target under {volume['target_seconds']:.0f} s: "
-          f"{'met' if volume['met'] else 'NOT met'})")  # fmt: skip
+    print(
+        f"volume: {volume['positions']:,} random {volume['cards']}-card endings on "
+        f"{volume['workers']} workers: {volume['seconds']} s, "
+        f"{volume['positions_per_second']} positions/s, {volume['nodes']:,} nodes "
+        f"(target under {volume['target_seconds']:.0f} s: "
+        f"{'met' if volume['met'] else 'NOT met'})"
+    )
 
 
 if __name__ == "__main__":

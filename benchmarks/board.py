@@ -29,14 +29,21 @@ from contextlib import contextmanager
 from pathlib import Path
 
 CHROMIUM_FLAGS = [  # as root, offline: no sandbox, no GPU, no calls home
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 LOAD_POSITION = "7...2 K.3.. J.6.. 0 - 0,1,0"  # solver/__init__.py's doctest: guaranteed [0, 0, 2]
 # a whole hand played by two greedy bots and the user's first card each turn (WebGame seed 11)
-FULL_HAND = ("652.KJ6542.N95.AK74 AN94.N.AJ432.N98632 KJ873.A9873.K876.J5 2 - | 3C 2C 2S 5B 5C 2B "
-             "6S 6C 3S 7C 2O NO 3B 7S 4O 5O 4C 7O 8C 6O 6B 4S 8S JO JC KO 8B 9C JB 5S 9S 9B 3O KC "
-             "NS JS 4B NC KS 8O 7B NB AC 9O KB AB AS AO")
+FULL_HAND = (
+    "652.KJ6542.N95.AK74 AN94.N.AJ432.N98632 KJ873.A9873.K876.J5 2 - | 3C 2C 2S 5B 5C 2B "
+    "6S 6C 3S 7C 2O NO 3B 7S 4O 5O 4C 7O 8C 6O 6B 4S 8S JO JC KO 8B 9C JB 5S 9S 9B 3O KC "
+    "NS JS 4B NC KS 8O 7B NB AC 9O KB AB AS AO"
+)
 
 
 def chromium_path() -> str | None:
@@ -61,7 +68,9 @@ def served(time_limit: float = 30.0) -> Iterator[str]:
     from coins.web.app import create_app
 
     port = free_port()
-    config = uvicorn.Config(create_app(time_limit), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(
+        create_app(time_limit), host="127.0.0.1", port=port, log_level="warning"
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -92,8 +101,9 @@ def browser(executable: str) -> Iterator[object]:
 
 def post(url: str, fields: dict, timeout: float = 60) -> tuple[int, dict]:
     """POST ``fields`` as JSON; the status and the JSON answer (4xx/5xx included)."""
-    request = urllib.request.Request(url, json.dumps(fields).encode(),
-                                     {"Content-Type": "application/json"})  # fmt: skip
+    request = urllib.request.Request(
+        url, json.dumps(fields).encode(), {"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             return answer.status, json.load(answer)
@@ -106,16 +116,21 @@ def load(base: str, requests: int = 100, timeout: float = 60) -> dict:
 
     def one(_) -> tuple[int, dict, float]:
         started = time.perf_counter()
-        status, body = post(f"{base}/api/solve", {"position": LOAD_POSITION, "mode": "both",
-                                                  "time_limit": 10}, timeout)  # fmt: skip
+        status, body = post(
+            f"{base}/api/solve",
+            {"position": LOAD_POSITION, "mode": "both", "time_limit": 10},
+            timeout,
+        )
         return status, body, time.perf_counter() - started
 
     started = time.perf_counter()
     with ThreadPoolExecutor(requests) as pool:
         answers = list(pool.map(one, range(requests)))
     seconds = [s for _, _, s in answers]
-    right = sum(status == 200 and body.get("guaranteed") == [0, 0, 2] and body.get("exact")
-                for status, body, _ in answers)  # fmt: skip
+    right = sum(
+        status == 200 and body.get("guaranteed") == [0, 0, 2] and body.get("exact")
+        for status, body, _ in answers
+    )
     return {
         "requests": requests,
         "answered": len(answers),
@@ -177,7 +192,9 @@ def screenshots(base: str, out: Path, executable: str) -> list[Path]:
         _review(phone, "15")
         phone.locator("#review-graph text.mark").first.click()
         phone.locator("#replay-board .seat.to-move .card").first.tap()  # its values in full
-        phone.locator("#replay-board .details").evaluate("node => node.scrollIntoView({block: 'end'})")
+        phone.locator("#replay-board .details").evaluate(
+            "node => node.scrollIntoView({block: 'end'})"
+        )
         shots.append(_shot(phone, out / "board-phone.png"))
     return shots
 
@@ -198,8 +215,11 @@ def _shot(page, path: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.board", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.board",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     shots = commands.add_parser("screenshots", help="the main screens as PNG files")
     shots.add_argument("--out", default="docs", help="the folder (default docs)")

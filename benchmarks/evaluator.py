@@ -62,8 +62,9 @@ TARGET_REGRET = 0.10
 FULL_DEAL_SECONDS = 2.0
 
 
-def suite_position(index: int, cards: int = CARDS, first_seed: int = FIRST_SEED
-                   ) -> tuple[Position, str]:  # fmt: skip
+def suite_position(
+    index: int, cards: int = CARDS, first_seed: int = FIRST_SEED
+) -> tuple[Position, str]:
     """Suite position ``index`` and how it was made (``random`` or ``played``);
     other ``cards`` and ``first_seed`` deal sets of the same kinds (past
     ``SUITE_SIZE`` the kinds repeat, the seeds go on)."""
@@ -79,14 +80,22 @@ def suite_position(index: int, cards: int = CARDS, first_seed: int = FIRST_SEED
     hands, leader, trick, _ = play_until(deal.hands, deal.leader, (), rng, 0.2, cards)
     position = Position(tuple(hands), leader, tuple(trick))
     for _ in range(extra):
-        card = (rng.choice(position.legal_cards()) if rng.random() < 0.2
-                else greedy_card(position.hands[position.to_move], position.trick))  # fmt: skip
+        card = (
+            rng.choice(position.legal_cards())
+            if rng.random() < 0.2
+            else greedy_card(position.hands[position.to_move], position.trick)
+        )
         position = position.play(card)
     return position, "played"
 
 
-def make_suite(path: Path, threads: int, size: int = SUITE_SIZE, cards: int = CARDS,
-               first_seed: int = FIRST_SEED) -> None:  # fmt: skip
+def make_suite(
+    path: Path,
+    threads: int,
+    size: int = SUITE_SIZE,
+    cards: int = CARDS,
+    first_seed: int = FIRST_SEED,
+) -> None:
     """Solve every suite position exactly (hours), appending to ``path``; resumable."""
     done = {json.loads(line)["index"] for line in path.open()} if path.exists() else set()
     for index in range(size):
@@ -96,11 +105,14 @@ def make_suite(path: Path, threads: int, size: int = SUITE_SIZE, cards: int = CA
         start = time.perf_counter()
         result = solve_maxn(position, card_results=True, line=False, threads=threads)
         record = {
-            "index": index, "kind": kind, "position": str(position),
+            "index": index,
+            "kind": kind,
+            "position": str(position),
             "card_results": {str(c): v for c, v in result.card_results.items()},
-            "equilibrium": result.equilibrium, "nodes": result.nodes,
+            "equilibrium": result.equilibrium,
+            "nodes": result.nodes,
             "seconds": round(time.perf_counter() - start, 3),
-        }  # fmt: skip
+        }
         with path.open("a") as out:
             out.write(json.dumps(record) + "\n")
         print(index, kind, record["seconds"], flush=True)
@@ -140,40 +152,65 @@ def score(records: list[dict], choose) -> dict:
             differ += 1
             right += regret == 0
     return {
-        "right": right, "differ": differ, "share_right": right / differ if differ else None,
+        "right": right,
+        "differ": differ,
+        "share_right": right / differ if differ else None,
         "mean_regret": statistics.fmean(regrets),
         "seconds": {"median": statistics.median(seconds), "max": max(seconds)},
-    }  # fmt: skip
+    }
 
 
 def main(argv: list[str] | None = None) -> dict | None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.evaluator",
-                                     description=__doc__.partition("\n\n")[0])  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.evaluator", description=__doc__.partition("\n\n")[0]
+    )
     parser.add_argument("--time-limit", type=float, default=1.0, help="estimate's seconds (1)")
     parser.add_argument("--positions", type=int, help="only the first N suite positions")
-    parser.add_argument("--no-baselines", action="store_true",
-                        help="leave out the playout evaluation and the random card")
-    parser.add_argument("--make-suite", action="store_true",
-                        help="solve the suite exactly (hours; resumes where it stopped)")
+    parser.add_argument(
+        "--no-baselines",
+        action="store_true",
+        help="leave out the playout evaluation and the random card",
+    )
+    parser.add_argument(
+        "--make-suite",
+        action="store_true",
+        help="solve the suite exactly (hours; resumes where it stopped)",
+    )
     parser.add_argument("--threads", type=int, default=2, help="threads for --make-suite")
-    parser.add_argument("--suite", type=Path, default=SUITE,
-                        help="another set of positions with exact answers (such as "
-                             "training/dev_positions.jsonl)")  # fmt: skip
-    parser.add_argument("--cards", type=int, default=CARDS,
-                        help=f"--make-suite: cards a hand ({CARDS})")
-    parser.add_argument("--first-seed", type=int, default=FIRST_SEED,
-                        help=f"--make-suite: seed of position 0 ({FIRST_SEED})")
-    parser.add_argument("--size", type=int, default=SUITE_SIZE,
-                        help=f"--make-suite: positions ({SUITE_SIZE})")
-    parser.add_argument("--net", type=Path,
-                        help="value network weights to try (default: the shipped ones)")
-    parser.add_argument("--output", type=Path,
-                        help="where the results go (results/evaluator.json for the suite, "
-                             "results/evaluator_NAME.json for another set)")  # fmt: skip
+    parser.add_argument(
+        "--suite",
+        type=Path,
+        default=SUITE,
+        help="another set of positions with exact answers (such as training/dev_positions.jsonl)",
+    )
+    parser.add_argument(
+        "--cards", type=int, default=CARDS, help=f"--make-suite: cards a hand ({CARDS})"
+    )
+    parser.add_argument(
+        "--first-seed",
+        type=int,
+        default=FIRST_SEED,
+        help=f"--make-suite: seed of position 0 ({FIRST_SEED})",
+    )
+    parser.add_argument(
+        "--size", type=int, default=SUITE_SIZE, help=f"--make-suite: positions ({SUITE_SIZE})"
+    )
+    parser.add_argument(
+        "--net", type=Path, help="value network weights to try (default: the shipped ones)"
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        help="where the results go (results/evaluator.json for the suite, "
+        "results/evaluator_NAME.json for another set)",
+    )
     args = parser.parse_args(argv)
     if args.output is None:
-        args.output = RESULTS if args.suite == SUITE else RESULTS.with_name(
-            f"evaluator_{args.suite.stem}.json")
+        args.output = (
+            RESULTS
+            if args.suite == SUITE
+            else RESULTS.with_name(f"evaluator_{args.suite.stem}.json")
+        )
     if args.make_suite:
         make_suite(args.suite, args.threads, args.size, args.cards, args.first_seed)
         return None
@@ -195,41 +232,61 @@ def main(argv: list[str] | None = None) -> dict | None:
     exact_seconds = [r["seconds"] for r in records]
     report = {
         "machine": paranoid.machine(),
-        "options": {"time_limit": args.time_limit, "positions": len(records),
-                    "net": str(args.net) if args.net else "shipped"},
-        "suite": {"file": args.suite.name, "positions": len(records),
-                  "exact_seconds_median": statistics.median(exact_seconds),
-                  "exact_seconds_max": max(exact_seconds)},
+        "options": {
+            "time_limit": args.time_limit,
+            "positions": len(records),
+            "net": str(args.net) if args.net else "shipped",
+        },
+        "suite": {
+            "file": args.suite.name,
+            "positions": len(records),
+            "exact_seconds_median": statistics.median(exact_seconds),
+            "exact_seconds_max": max(exact_seconds),
+        },
         "evaluations": rows,
-        "full_deals": {"count": len(full_seconds), "median": statistics.median(full_seconds),
-                       "max": max(full_seconds)},
-    }  # fmt: skip
+        "full_deals": {
+            "count": len(full_seconds),
+            "median": statistics.median(full_seconds),
+            "max": max(full_seconds),
+        },
+    }
     if args.suite == SUITE:  # the targets are the suite's
         report["targets"] = {
-            "share_right": TARGET_RIGHT, "mean_regret": TARGET_REGRET,
+            "share_right": TARGET_RIGHT,
+            "mean_regret": TARGET_REGRET,
             "full_deal_seconds": FULL_DEAL_SECONDS,
             "met": (rows["estimate"]["share_right"] or 0) >= TARGET_RIGHT
             and rows["estimate"]["mean_regret"] <= TARGET_REGRET
             and max(full_seconds) <= FULL_DEAL_SECONDS,
-        }  # fmt: skip
+        }
     sizes = sorted({Position.parse(r["position"]).cards_per_hand for r in records})
-    table = Table(title=f"Picking a card at {'/'.join(map(str, sizes))} cards a hand: "
-                        f"{len(records)} positions of {args.suite.name}, "
-                        f"exact max^n answers (median {report['suite']['exact_seconds_median']:.1f} s each)")
+    table = Table(
+        title=f"Picking a card at {'/'.join(map(str, sizes))} cards a hand: "
+        f"{len(records)} positions of {args.suite.name}, "
+        f"exact max^n answers (median {report['suite']['exact_seconds_median']:.1f} s each)"
+    )
     for heading in ("evaluation", "right where cards differ", "mean regret", "median s", "max s"):
         table.add_column(heading, justify="left" if heading == "evaluation" else "right")
     for name, row in rows.items():
         share = "" if row["share_right"] is None else f" = {row['share_right']:.0%}"
-        table.add_row(name, f"{row['right']}/{row['differ']}{share}",
-                      f"{row['mean_regret']:.3f}", f"{row['seconds']['median']:.3f}",
-                      f"{row['seconds']['max']:.3f}")  # fmt: skip
+        table.add_row(
+            name,
+            f"{row['right']}/{row['differ']}{share}",
+            f"{row['mean_regret']:.3f}",
+            f"{row['seconds']['median']:.3f}",
+            f"{row['seconds']['max']:.3f}",
+        )
     console.print(table)
-    console.print(f"full deals ({len(full_seconds)}): estimate median "
-                  f"{report['full_deals']['median']:.3f} s, max {report['full_deals']['max']:.3f} s")
+    console.print(
+        f"full deals ({len(full_seconds)}): estimate median "
+        f"{report['full_deals']['median']:.3f} s, max {report['full_deals']['max']:.3f} s"
+    )
     if "targets" in report:
-        console.print(f"targets (>= {TARGET_RIGHT:.0%} right, regret <= {TARGET_REGRET}, full "
-                      f"deals <= {FULL_DEAL_SECONDS} s): "
-                      f"{'met' if report['targets']['met'] else 'not met'}")  # fmt: skip
+        console.print(
+            f"targets (>= {TARGET_RIGHT:.0%} right, regret <= {TARGET_REGRET}, full "
+            f"deals <= {FULL_DEAL_SECONDS} s): "
+            f"{'met' if report['targets']['met'] else 'not met'}"
+        )
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     console.print(f"saved {args.output}")
     return report

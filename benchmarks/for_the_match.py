@@ -53,8 +53,7 @@ STARTS = {"13,10,7": (13, 10, 7), "0,0,0": (0, 0, 0), "8-14": drawn_scores}
 
 def play(start: str, seeds: int, seed: int, options: dict) -> dict:
     """The matches of one kind of start and what they show."""
-    result = matches(list(LINEUP), seeds, TARGET, seed, options=options,
-                     start_scores=STARTS[start])  # fmt: skip
+    result = matches(list(LINEUP), seeds, TARGET, seed, options=options, start_scores=STARTS[start])
     # the three matches of each seed are consecutive in ``played``
     won = [[0, 0, 0] for _ in range(seeds)]
     for i, (seating, match) in enumerate(result.played):
@@ -87,41 +86,62 @@ def time_exact(sizes, count: int = 8, seed: int = 48) -> dict:
             result = solve_match(position, TARGET, scores, line=False)
             seconds.append(time.perf_counter() - start)
             nodes.append(result.nodes)
-        out[str(cards)] = {"endings": count, "median_s": round(statistics.median(seconds), 4),
-                           "max_s": round(max(seconds), 4), "median_nodes": statistics.median(nodes),
-                           "max_nodes": max(nodes)}  # fmt: skip
+        out[str(cards)] = {
+            "endings": count,
+            "median_s": round(statistics.median(seconds), 4),
+            "max_s": round(max(seconds), 4),
+            "median_nodes": statistics.median(nodes),
+            "max_nodes": max(nodes),
+        }
     return out
 
 
 def table(rows: list[dict]) -> str:
     """The results as a Markdown table."""
-    lines = ["| start | seeds x 3 | pimc won | pimc-points won | greedy won | pimc - pimc-points "
-             "| s/move pimc, pimc-points |", "|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| start | seeds x 3 | pimc won | pimc-points won | greedy won | pimc - pimc-points "
+        "| s/move pimc, pimc-points |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for row in rows:
         shares = []
         for bot in row["bots"]:
             ci = bot["won_share_ci95"]
-            shares.append(f"{100 * bot['won_share']:.1f}%"
-                          + (f" ({100 * ci[0]:.1f}-{100 * ci[1]:.1f})" if ci else ""))
+            shares.append(
+                f"{100 * bot['won_share']:.1f}%"
+                + (f" ({100 * ci[0]:.1f}-{100 * ci[1]:.1f})" if ci else "")
+            )
         low, high = row["pimc_minus_points_ci95"]
-        lead = (f"{100 * row['pimc_minus_points']:+.1f} pp ({100 * low:+.1f} to "
-                f"{100 * high:+.1f})")  # fmt: skip
+        lead = f"{100 * row['pimc_minus_points']:+.1f} pp ({100 * low:+.1f} to {100 * high:+.1f})"
         speed = ", ".join(f"{bot['seconds_per_move']:.3f}" for bot in row["bots"][:2])
-        lines.append(f"| {row['start']} | {row['seeds']} | {' | '.join(shares)} | {lead} | "
-                     f"{speed} |")  # fmt: skip
+        lines.append(
+            f"| {row['start']} | {row['seeds']} | {' | '.join(shares)} | {lead} | {speed} |"
+        )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.for_the_match",
-                                     description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seeds", type=int, nargs=3, default=[300, 60, 150],
-                        metavar=("LATE", "WHOLE", "DRAWN"),
-                        help="match seeds from 13,10,7, from 0,0,0 and from drawn scores")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.for_the_match",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--seeds",
+        type=int,
+        nargs=3,
+        default=[300, 60, 150],
+        metavar=("LATE", "WHOLE", "DRAWN"),
+        help="match seeds from 13,10,7, from 0,0,0 and from drawn scores",
+    )
     parser.add_argument("--samples", type=int, default=16, help="deals a pimc decision samples")
-    parser.add_argument("--exact-sizes", type=int, nargs="*", default=[5, 6, 7],
-                        help="cards a hand of the endings the exact solver is timed on")
+    parser.add_argument(
+        "--exact-sizes",
+        type=int,
+        nargs="*",
+        default=[5, 6, 7],
+        help="cards a hand of the endings the exact solver is timed on",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
@@ -135,17 +155,22 @@ def main(argv: list[str] | None = None) -> dict:
         "exact": time_exact(args.exact_sizes),
     }
     for cards, row in report["exact"].items():
-        print(f"solve_match, {cards} cards a hand: median {row['median_s']:.3f} s, max "
-              f"{row['max_s']:.3f} s, median {row['median_nodes']:,.0f} nodes", flush=True)
+        print(
+            f"solve_match, {cards} cards a hand: median {row['median_s']:.3f} s, max "
+            f"{row['max_s']:.3f} s, median {row['median_nodes']:,.0f} nodes",
+            flush=True,
+        )
     for start, seeds in zip(STARTS, args.seeds):
         report["runs"].append(play(start, seeds, args.seed, options))
         print(f"from {start}: {report['runs'][-1]['seconds']} s", flush=True)
     late = report["runs"][0]
     report["goal_met"] = late["pimc_minus_points"] >= GOAL
     print(table(report["runs"]))
-    print(f"target: pimc ahead of pimc-points from 13,10,7 by {100 * GOAL:.0f} percentage points: "
-          f"{'met' if report['goal_met'] else 'not met'} "
-          f"({100 * late['pimc_minus_points']:+.1f} pp)")  # fmt: skip
+    print(
+        f"target: pimc ahead of pimc-points from 13,10,7 by {100 * GOAL:.0f} percentage points: "
+        f"{'met' if report['goal_met'] else 'not met'} "
+        f"({100 * late['pimc_minus_points']:+.1f} pp)"
+    )
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     return report

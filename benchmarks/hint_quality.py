@@ -44,9 +44,14 @@ from .strength import _commit
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "hint_quality.json"
 # (label, horizon, rollouts, epsilon); horizon 0: rollouts to the end of the hand
-EVALUATORS = (("rollouts x8 to the end", 0, 8, 0.1), ("greedy to 3, exact", 3, 1, 0.1),
-              ("greedy to 4, exact", 4, 1, 0.1), ("greedy to 5, exact", 5, 1, 0.1),
-              ("greedy to 5 x3, exact", 5, 3, 0.1), ("greedy to 6, exact", 6, 1, 0.1))  # fmt: skip
+EVALUATORS = (
+    ("rollouts x8 to the end", 0, 8, 0.1),
+    ("greedy to 3, exact", 3, 1, 0.1),
+    ("greedy to 4, exact", 4, 1, 0.1),
+    ("greedy to 5, exact", 5, 1, 0.1),
+    ("greedy to 5 x3, exact", 5, 3, 0.1),
+    ("greedy to 6, exact", 6, 1, 0.1),
+)
 
 
 def cut_views(players, cards: int, n: int, seed: int) -> list[Record]:
@@ -73,16 +78,28 @@ def measure_evaluation(cards: int, views: int, deals: int) -> list[dict]:
             top = max(exact.values())
             total += 1
             for label, horizon, rollouts, epsilon in EVALUATORS:
-                chosen = hint(None, deals=[position], exact_cards=0, horizon=horizon,
-                              rollouts=rollouts, epsilon=epsilon, seed=i).best.card  # fmt: skip
+                chosen = hint(
+                    None,
+                    deals=[position],
+                    exact_cards=0,
+                    horizon=horizon,
+                    rollouts=rollouts,
+                    epsilon=epsilon,
+                    seed=i,
+                ).best.card
                 row = rows[label]
                 row["hits"] += exact[chosen] == top
                 row["regret"] += top - exact[chosen]
     out = []
     for row in rows.values():
-        out.append({"evaluator": row["evaluator"], "deals": total,
-                    "best_rate": round(row["hits"] / total, 4),
-                    "mean_regret": round(row["regret"] / total, 4)})  # fmt: skip
+        out.append(
+            {
+                "evaluator": row["evaluator"],
+                "deals": total,
+                "best_rate": round(row["hits"] / total, 4),
+                "mean_regret": round(row["regret"] / total, 4),
+            }
+        )
     return out
 
 
@@ -94,18 +111,34 @@ def time_evaluators(cards: int, views: int) -> list[dict]:
         seconds = []
         for i, record in enumerate(records):
             start = time.perf_counter()
-            hint(record.view(record.to_move), 30, 0, seed=1000 * k + i, horizon=horizon,
-                 rollouts=rollouts, epsilon=epsilon)  # fmt: skip
+            hint(
+                record.view(record.to_move),
+                30,
+                0,
+                seed=1000 * k + i,
+                horizon=horizon,
+                rollouts=rollouts,
+                epsilon=epsilon,
+            )
             seconds.append(time.perf_counter() - start)
-        out.append({"evaluator": label, "cards": cards, "views": len(records),
-                    "median_s": round(statistics.median(seconds), 4),
-                    "max_s": round(max(seconds), 4)})  # fmt: skip
+        out.append(
+            {
+                "evaluator": label,
+                "cards": cards,
+                "views": len(records),
+                "median_s": round(statistics.median(seconds), 4),
+                "max_s": round(max(seconds), 4),
+            }
+        )
     return out
 
 
 def measure_agreement(sizes, views: int, samples: int, pimc_samples: int) -> list[dict]:
-    lineups = {"greedy": [greedy_bot] * 3, "random": [random_bot] * 3,
-               "pimc": [PimcBot(pimc_samples, 0)] * 3}
+    lineups = {
+        "greedy": [greedy_bot] * 3,
+        "random": [random_bot] * 3,
+        "pimc": [PimcBot(pimc_samples, 0)] * 3,
+    }
     out = []
     for who, players in lineups.items():
         for cards in sizes:
@@ -118,14 +151,23 @@ def measure_agreement(sizes, views: int, samples: int, pimc_samples: int) -> lis
                 for sampler in SAMPLERS:
                     best = hint(record.view(mover), samples, 0, seed=i, sampler=sampler).best.card
                     hits[sampler] += truth[best][mover] == top
-            out.append({"played_by": who, "cards": cards, "views": len(records),
-                        **{s: round(hits[s] / len(records), 4) for s in SAMPLERS}})  # fmt: skip
+            out.append(
+                {
+                    "played_by": who,
+                    "cards": cards,
+                    "views": len(records),
+                    **{s: round(hits[s] / len(records), 4) for s in SAMPLERS},
+                }
+            )
     return out
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.hint_quality", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.hint_quality",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--eval-cards", type=int, default=8)
     parser.add_argument("--eval-views", type=int, default=10)
     parser.add_argument("--eval-deals", type=int, default=4)
@@ -143,19 +185,29 @@ def main(argv: list[str] | None = None) -> dict:
     if "evaluation" in args.parts:
         report["evaluation"] = measure_evaluation(args.eval_cards, args.eval_views, args.eval_deals)
         for row in report["evaluation"]:
-            print(f"{args.eval_cards} cards, {row['evaluator']}: best card {row['best_rate']:.0%} "
-                  f"of {row['deals']} deals, regret {row['mean_regret']:.3f}", flush=True)
+            print(
+                f"{args.eval_cards} cards, {row['evaluator']}: best card {row['best_rate']:.0%} "
+                f"of {row['deals']} deals, regret {row['mean_regret']:.3f}",
+                flush=True,
+            )
         report["evaluation_seconds"] = time_evaluators(16, args.time_views)
         for row in report["evaluation_seconds"]:
-            print(f"hint at 16 cards, {row['evaluator']}: median {row['median_s']:.3f} s, "
-                  f"max {row['max_s']:.3f} s", flush=True)  # fmt: skip
+            print(
+                f"hint at 16 cards, {row['evaluator']}: median {row['median_s']:.3f} s, "
+                f"max {row['max_s']:.3f} s",
+                flush=True,
+            )
     if "agreement" in args.parts:
-        report["agreement"] = measure_agreement(args.agree_sizes, args.agree_views, args.samples,
-                                                args.pimc_samples)
+        report["agreement"] = measure_agreement(
+            args.agree_sizes, args.agree_views, args.samples, args.pimc_samples
+        )
         for row in report["agreement"]:
-            print(f"played by {row['played_by']}, {row['cards']} cards: open-hand best card "
-                  + ", ".join(f"{s} {row[s]:.0%}" for s in SAMPLERS)
-                  + f" of {row['views']}", flush=True)  # fmt: skip
+            print(
+                f"played by {row['played_by']}, {row['cards']} cards: open-hand best card "
+                + ", ".join(f"{s} {row[s]:.0%}" for s in SAMPLERS)
+                + f" of {row['views']}",
+                flush=True,
+            )
     if "match" in args.parts and args.deals:
         report["matches"] = []
         for third, bot in (("greedy", greedy_bot), ("random", random_bot)):
@@ -168,9 +220,12 @@ def main(argv: list[str] | None = None) -> dict:
             half = 1.959964 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
             row["uniform_minus_weighted"] = [round(mean, 4), round(half, 4)]
             report["matches"].append(row)
-            print(", ".join(f"{s.name} {s.mean:.2f} +-{s.half_width:.2f}" for s in result.scores)
-                  + f" ({result.hands} hands, {result.seconds:.0f} s); pimc-uniform minus "
-                  f"pimc-weighted: {mean:.2f} +-{half:.2f} points a hand", flush=True)  # fmt: skip
+            print(
+                ", ".join(f"{s.name} {s.mean:.2f} +-{s.half_width:.2f}" for s in result.scores)
+                + f" ({result.hands} hands, {result.seconds:.0f} s); pimc-uniform minus "
+                f"pimc-weighted: {mean:.2f} +-{half:.2f} points a hand",
+                flush=True,
+            )
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     return report

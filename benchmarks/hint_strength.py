@@ -53,24 +53,33 @@ def lineups() -> dict:
         ),
         "search": (
             ("pimc", "pimc-points", "greedy"),
-            (PimcBot(PIMC_SAMPLES, PIMC_TIME_LIMIT),
-             PimcBot(PIMC_SAMPLES, PIMC_TIME_LIMIT, evaluation="search"), greedy_bot),
+            (
+                PimcBot(PIMC_SAMPLES, PIMC_TIME_LIMIT),
+                PimcBot(PIMC_SAMPLES, PIMC_TIME_LIMIT, evaluation="search"),
+                greedy_bot,
+            ),
         ),
-    }  # fmt: skip
+    }
 
 
 def paired(result, a: int, b: int) -> dict:
-    mean, half = mean_and_half_width([x - y for x, y in zip(result.per_deal[a], result.per_deal[b])])
+    mean, half = mean_and_half_width(
+        [x - y for x, y in zip(result.per_deal[a], result.per_deal[b])]
+    )
     return {"mean": round(mean, 4), "ci95": [round(mean - half, 4), round(mean + half, 4)]}
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.hint_strength",
-                                     description=__doc__.partition("\n\n")[0])  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.hint_strength", description=__doc__.partition("\n\n")[0]
+    )
     parser.add_argument("--deals", type=int, default=60)
     parser.add_argument("--seed", type=int, default=46)
-    parser.add_argument("--lineups", default="hint,match,search",
-                        help="comma-separated, of hint, match, search (default all three)")
+    parser.add_argument(
+        "--lineups",
+        default="hint,match,search",
+        help="comma-separated, of hint, match, search (default all three)",
+    )
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     console = Console()
@@ -83,21 +92,28 @@ def main(argv: list[str] | None = None) -> dict:
             "first_minus_second": paired(result, 0, 1),
             "first_minus_greedy": paired(result, 0, 2),
         }
-        row["met"] = (row["first_minus_second"]["mean"] >= TARGETS["earlier"]
-                      and row["first_minus_greedy"]["mean"] >= TARGETS["greedy"])  # fmt: skip
+        row["met"] = (
+            row["first_minus_second"]["mean"] >= TARGETS["earlier"]
+            and row["first_minus_greedy"]["mean"] >= TARGETS["greedy"]
+        )
         report["lineups"][name] = row
         table = Table(title=f"{name}: {args.deals} deals x 3 seatings")
         for heading in ("bot", "points a hand", "95% interval", "s a move"):
             table.add_column(heading)
         for score in row["scores"]:
-            table.add_row(score["bot"], f"{score['mean']:.2f}",
-                          f"{score['ci95'][0]:.2f} .. {score['ci95'][1]:.2f}",
-                          f"{score['seconds_per_move']:.3f}")  # fmt: skip
+            table.add_row(
+                score["bot"],
+                f"{score['mean']:.2f}",
+                f"{score['ci95'][0]:.2f} .. {score['ci95'][1]:.2f}",
+                f"{score['seconds_per_move']:.3f}",
+            )
         console.print(table)
         for key in ("first_minus_second", "first_minus_greedy"):
             d = row[key]
-            console.print(f"  {key.replace('_', ' ')}: {d['mean']:+.2f} "
-                          f"({d['ci95'][0]:+.2f} .. {d['ci95'][1]:+.2f})")
+            console.print(
+                f"  {key.replace('_', ' ')}: {d['mean']:+.2f} "
+                f"({d['ci95'][0]:+.2f} .. {d['ci95'][1]:+.2f})"
+            )
         args.output.write_text(json.dumps(report, indent=1) + "\n")
     console.print(f"saved {args.output}")
     return report

@@ -44,15 +44,21 @@ _WARM_POSITIONS = (Position.random(1, 5, 0), Position.random(1, 6, 0))
 
 def make_suite() -> str:
     """The suite file's text; ``--make-suite`` wrote it once and it stays committed."""
-    return paranoid.suite_text("the max^n solver (benchmarks/maxn.py)", "benchmarks.maxn",
-                               SUITE_SIZES)
+    return paranoid.suite_text(
+        "the max^n solver (benchmarks/maxn.py)", "benchmarks.maxn", SUITE_SIZES
+    )
 
 
 def run_position(position: Position, cap: float, threads: int = DEFAULT_THREADS) -> dict:
     """The equilibrium and every card's result for the mover, fresh table, ``cap`` seconds."""
-    result = solve_maxn(position, time_limit=cap, card_results=True, line=False,
-                        table=MaxnTable(maxn_table_megabytes(position.cards_per_hand)),
-                        threads=threads)
+    result = solve_maxn(
+        position,
+        time_limit=cap,
+        card_results=True,
+        line=False,
+        table=MaxnTable(maxn_table_megabytes(position.cards_per_hand)),
+        threads=threads,
+    )
     return {
         "position": str(position),
         "cards": position.cards_per_hand,
@@ -71,37 +77,67 @@ def targets(report: dict) -> list[dict]:
         size = report["sizes"].get(str(cards))
         if size is not None:
             seconds = size["seconds"][stat]
-            out.append({"cards": cards, "statistic": stat, "limit": limit, "seconds": seconds,
-                        "met": seconds < limit and not size["unfinished"]})
+            out.append(
+                {
+                    "cards": cards,
+                    "statistic": stat,
+                    "limit": limit,
+                    "seconds": seconds,
+                    "met": seconds < limit and not size["unfinished"],
+                }
+            )
     return out
 
 
 def targets_line(report: dict) -> str:
     words = {"max": "every position", "median": "median"}
-    parts = [f"{t['cards']} cards {words[t['statistic']]} under {t['limit']:g} s: "
-             f"{t['seconds']:.3f} s, {'met' if t['met'] else 'NOT met'}"
-             for t in report["targets"]]
+    parts = [
+        f"{t['cards']} cards {words[t['statistic']]} under {t['limit']:g} s: "
+        f"{t['seconds']:.3f} s, {'met' if t['met'] else 'NOT met'}"
+        for t in report["targets"]
+    ]
     return "Targets (warm): " + ("; ".join(parts) if parts else "none among these sizes")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.maxn", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", help="cards per hand to run, e.g. 6,8 (default: all: "
-                        + ",".join(map(str, SUITE_SIZES)) + "; with --quick: "
-                        + ",".join(map(str, QUICK_SIZES)) + ")")
-    parser.add_argument("--time-cap", type=float, default=30.0, metavar="SEC",
-                        help="seconds allowed per position (default 30)")
-    parser.add_argument("--positions", type=int, metavar="N",
-                        help="only the first N positions of each size (default: all of them; "
-                             f"with --quick: {QUICK_POSITIONS})")
-    parser.add_argument("--quick", action="store_true",
-                        help=f"{QUICK_POSITIONS} positions per size, a cap of {QUICK_CAP:g} s, "
-                             "no cold-compile measurement")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.maxn",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--sizes",
+        help="cards per hand to run, e.g. 6,8 (default: all: "
+        + ",".join(map(str, SUITE_SIZES))
+        + "; with --quick: "
+        + ",".join(map(str, QUICK_SIZES))
+        + ")",
+    )
+    parser.add_argument(
+        "--time-cap",
+        type=float,
+        default=30.0,
+        metavar="SEC",
+        help="seconds allowed per position (default 30)",
+    )
+    parser.add_argument(
+        "--positions",
+        type=int,
+        metavar="N",
+        help="only the first N positions of each size (default: all of them; "
+        f"with --quick: {QUICK_POSITIONS})",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"{QUICK_POSITIONS} positions per size, a cap of {QUICK_CAP:g} s, "
+        "no cold-compile measurement",
+    )
     paranoid.add_common_options(parser, RESULTS)
     args = parser.parse_args(argv)
-    args.sizes = paranoid.parse_sizes(parser, args.sizes, SUITE_SIZES,
-                                      QUICK_SIZES if args.quick else SUITE_SIZES)
+    args.sizes = paranoid.parse_sizes(
+        parser, args.sizes, SUITE_SIZES, QUICK_SIZES if args.quick else SUITE_SIZES
+    )
     if args.positions is not None and args.positions < 1:
         parser.error(f"--positions {args.positions}: give at least 1")
     if args.positions is None and args.quick:
@@ -123,21 +159,37 @@ def main(argv: list[str] | None = None) -> dict | None:
     for position in _WARM_POSITIONS:
         run_position(position, args.time_cap, args.threads)
 
-    suite = (paranoid.held_out_suite(SUITE_SIZES) if args.held_out
-             else paranoid.read_suite(SUITE))
+    suite = paranoid.held_out_suite(SUITE_SIZES) if args.held_out else paranoid.read_suite(SUITE)
     records = []
     for cards in args.sizes:
         positions = suite[cards][: args.positions]
-        records += paranoid.run_all(lambda p: run_position(p, args.time_cap, args.threads),
-                                    positions, f"{cards} cards", console)
-    options = {"sizes": args.sizes, "quick": args.quick, "positions": args.positions,
-               "time_cap": args.time_cap, "threads": args.threads, "held_out": args.held_out}
+        records += paranoid.run_all(
+            lambda p: run_position(p, args.time_cap, args.threads),
+            positions,
+            f"{cards} cards",
+            console,
+        )
+    options = {
+        "sizes": args.sizes,
+        "quick": args.quick,
+        "positions": args.positions,
+        "time_cap": args.time_cap,
+        "threads": args.threads,
+        "held_out": args.held_out,
+    }
     report = paranoid.make_report(options, compile, args.sizes, records)
     report["targets"] = targets(report)
-    caps = (f"{args.threads} search threads; cap {args.time_cap:g} s per position, fresh "
-            "table per position (maxn_table_megabytes)")
-    paranoid.save_and_show(report, paranoid.output_path(args, RESULTS), console,
-                           paranoid.summary_table(report, TITLE), None)
+    caps = (
+        f"{args.threads} search threads; cap {args.time_cap:g} s per position, fresh "
+        "table per position (maxn_table_megabytes)"
+    )
+    paranoid.save_and_show(
+        report,
+        paranoid.output_path(args, RESULTS),
+        console,
+        paranoid.summary_table(report, TITLE),
+        None,
+    )
     console.print(targets_line(report))
     if args.markdown:
         print(paranoid.markdown(report, caps) + "\n\n" + targets_line(report) + ".")

@@ -74,10 +74,20 @@ def measure_timing(deals: int, seed: int, seat: int | None, cards: int) -> dict:
         found = review(record, seat=seat)
         seconds = time.perf_counter() - start
         estimated = sum(m.estimated for m in found.moves)
-        rows.append({"record": record, "seconds": round(seconds, 3), "reviewed": len(found.moves),
-                     "estimated": estimated, "missing": len(found.missing)})
-        print(f"deal {index}: {seconds:.1f} s, {len(found.moves)} cards reviewed "
-              f"({estimated} estimated), {len(found.missing)} missing", flush=True)
+        rows.append(
+            {
+                "record": record,
+                "seconds": round(seconds, 3),
+                "reviewed": len(found.moves),
+                "estimated": estimated,
+                "missing": len(found.missing),
+            }
+        )
+        print(
+            f"deal {index}: {seconds:.1f} s, {len(found.moves)} cards reviewed "
+            f"({estimated} estimated), {len(found.missing)} missing",
+            flush=True,
+        )
     seconds = [row["seconds"] for row in rows]
     return {
         "deals": deals,
@@ -101,10 +111,16 @@ def measure_agreement(hands: int, seed: int, cards: int, exact_cards: int) -> di
             truth = solve_maxn(move.position, line=False).card_results
             own = [r[move.seat] for r in truth.values()]
             exact_cost = max(own) - truth[move.card][move.seat]
-            decisions.append({"hand": index, "number": move.number,
-                              "estimated_cost": round(move.maxn_cost, 3), "exact_cost": exact_cost,
-                              "estimated_label": move.open_label,
-                              "exact_label": label_of(exact_cost)})
+            decisions.append(
+                {
+                    "hand": index,
+                    "number": move.number,
+                    "estimated_cost": round(move.maxn_cost, 3),
+                    "exact_cost": exact_cost,
+                    "estimated_label": move.open_label,
+                    "exact_label": label_of(exact_cost),
+                }
+            )
         print(f"hand {index}: {len(decisions)} estimated decisions so far", flush=True)
     n = len(decisions)
     same = sum(d["estimated_label"] == d["exact_label"] for d in decisions)
@@ -127,25 +143,52 @@ def measure_agreement(hands: int, seed: int, cards: int, exact_cards: int) -> di
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.review", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.review",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--deals", type=int, default=30, help="whole hands timed (default 30)")
-    parser.add_argument("--timing-cards", type=int, default=16,
-                        help="cards a hand of the hands timed (default 16: whole hands)")
-    parser.add_argument("--seat", type=int, choices=(0, 1, 2), default=0,
-                        help="the seat reviewed with what it knew (default 0)")
-    parser.add_argument("--hands", type=int, default=30,
-                        help="hands of --cards cards for the agreement (default 30)")
+    parser.add_argument(
+        "--timing-cards",
+        type=int,
+        default=16,
+        help="cards a hand of the hands timed (default 16: whole hands)",
+    )
+    parser.add_argument(
+        "--seat",
+        type=int,
+        choices=(0, 1, 2),
+        default=0,
+        help="the seat reviewed with what it knew (default 0)",
+    )
+    parser.add_argument(
+        "--hands",
+        type=int,
+        default=30,
+        help="hands of --cards cards for the agreement (default 30)",
+    )
     parser.add_argument("--cards", type=int, default=10)
-    parser.add_argument("--exact-cards", type=int, default=7,
-                        help="estimate the decisions of more cards a hand (default 7)")
-    parser.add_argument("--seed", type=int, default=155,
-                        help="deals from this seed, hands for the agreement from the next "
-                             "(default 155; 56 was the set the rules were chosen on)")
+    parser.add_argument(
+        "--exact-cards",
+        type=int,
+        default=7,
+        help="estimate the decisions of more cards a hand (default 7)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=155,
+        help="deals from this seed, hands for the agreement from the next "
+        "(default 155; 56 was the set the rules were chosen on)",
+    )
     parser.add_argument("--parts", nargs="*", default=["timing", "agreement"])
-    parser.add_argument("--quick", action="store_true",
-                        help=f"a tiny run (2 hands of 6 cards timed, 2 of 8 for the agreement), "
-                             f"saved to {QUICK_RESULTS.name}")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"a tiny run (2 hands of 6 cards timed, 2 of 8 for the agreement), "
+        f"saved to {QUICK_RESULTS.name}",
+    )
     parser.add_argument("--output", type=Path)
     args = parser.parse_args(argv)
     if args.quick:
@@ -154,21 +197,29 @@ def main(argv: list[str] | None = None) -> dict:
     ensure_compiled()
     report: dict = {"commit": _commit(), "quick": args.quick}
     if "timing" in args.parts:
-        timing = report["timing"] = measure_timing(args.deals, args.seed, args.seat,
-                                                   args.timing_cards)
-        print(f"hands of {args.timing_cards} cards, seat {args.seat} with what it knew: median "
-              f"{timing['median_s']:.1f} s, worst {timing['worst_s']:.1f} s over "
-              f"{timing['deals']} deals", flush=True)
+        timing = report["timing"] = measure_timing(
+            args.deals, args.seed, args.seat, args.timing_cards
+        )
+        print(
+            f"hands of {args.timing_cards} cards, seat {args.seat} with what it knew: median "
+            f"{timing['median_s']:.1f} s, worst {timing['worst_s']:.1f} s over "
+            f"{timing['deals']} deals",
+            flush=True,
+        )
     if "agreement" in args.parts:
-        agreement = report["agreement"] = measure_agreement(args.hands, args.seed + 1, args.cards,
-                                                            args.exact_cards)
+        agreement = report["agreement"] = measure_agreement(
+            args.hands, args.seed + 1, args.cards, args.exact_cards
+        )
         if agreement["decisions"]:
             low, high = agreement["label_interval"]
-            print(f"{args.cards}-card hands, decisions above {args.exact_cards} cards estimated: "
-                  f"marks agree with exact on {agreement['label_agreement']:.1%} "
-                  f"({low:.1%}-{high:.1%}) of {agreement['decisions']}; marked or not "
-                  f"{agreement['marked_agreement']:.1%}; mean |cost error| "
-                  f"{agreement['mean_abs_error']:.3f} points", flush=True)
+            print(
+                f"{args.cards}-card hands, decisions above {args.exact_cards} cards estimated: "
+                f"marks agree with exact on {agreement['label_agreement']:.1%} "
+                f"({low:.1%}-{high:.1%}) of {agreement['decisions']}; marked or not "
+                f"{agreement['marked_agreement']:.1%}; mean |cost error| "
+                f"{agreement['mean_abs_error']:.3f} points",
+                flush=True,
+            )
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(report, indent=1) + "\n")
     return report

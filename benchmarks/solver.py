@@ -36,9 +36,9 @@ from rich.table import Table
 
 from solver import Position, solve
 from solver.cards import HAND_SIZE, SEATS, SUIT_MASKS, popcount
+from solver.compiled import warm_up
 from solver.paranoid import fresh_table
 from solver.threads import DEFAULT_THREADS
-from solver.compiled import warm_up
 
 HERE = Path(__file__).resolve().parent
 SUITE = HERE / "suite_paranoid.txt"
@@ -57,8 +57,9 @@ QUICK_CAP = 10.0
 
 def make_suite() -> str:
     """The suite file's text; ``--make-suite`` wrote it once and it stays committed."""
-    return suite_text("the paranoid solver (benchmarks/solver.py)", "benchmarks.solver",
-                      SUITE_SIZES)
+    return suite_text(
+        "the paranoid solver (benchmarks/solver.py)", "benchmarks.solver", SUITE_SIZES
+    )
 
 
 def suite_text(solver: str, module: str, sizes: dict[int, int]) -> str:
@@ -84,8 +85,10 @@ def deal_suite(sizes: dict[int, int], first_seed: int = 0) -> dict[int, list[Pos
     """``Position.random(1000 * K + first_seed + i, K, 0)``, i < n, for each K: n of
     ``sizes``: the suites' endings, or from ``HELD_OUT_SEEDS`` on, positions like
     them that the search was not tuned on (``--held-out``)."""
-    return {cards: [Position.random(1000 * cards + first_seed + i, cards, 0)
-                    for i in range(count)] for cards, count in sizes.items()}
+    return {
+        cards: [Position.random(1000 * cards + first_seed + i, cards, 0) for i in range(count)]
+        for cards, count in sizes.items()
+    }
 
 
 def held_out_suite(sizes: dict[int, int]) -> dict[int, list[Position]]:
@@ -133,8 +136,13 @@ def read_suite(path: Path = SUITE) -> dict[int, list[Position]]:
     return suite
 
 
-def run_position(position: Position, cap: float | None, threads: int = DEFAULT_THREADS,
-                 seats: tuple[int, ...] = (0,), node_cap: int | None = None) -> dict:
+def run_position(
+    position: Position,
+    cap: float | None,
+    threads: int = DEFAULT_THREADS,
+    seats: tuple[int, ...] = (0,),
+    node_cap: int | None = None,
+) -> dict:
     """Solve the guaranteed values of ``seats`` with a fresh table (of the size
     ``solve`` would take for it), stopping after ``cap`` seconds or
     ``node_cap`` nodes in all (None: no such limit).
@@ -144,8 +152,14 @@ def run_position(position: Position, cap: float | None, threads: int = DEFAULT_T
     the search (``ParanoidSearch.counters``).
     """
     result = solve(
-        position, seats=seats, card_values=False, line=False, time_limit=cap, max_nodes=node_cap,
-        table=fresh_table(position), threads=threads,
+        position,
+        seats=seats,
+        card_values=False,
+        line=False,
+        time_limit=cap,
+        max_nodes=node_cap,
+        table=fresh_table(position),
+        threads=threads,
     )
     stats = result.search_stats
     return {
@@ -168,8 +182,14 @@ def run_position(position: Position, cap: float | None, threads: int = DEFAULT_T
     }
 
 
-def run_repeated(position: Position, cap: float | None, threads: int, seats: tuple[int, ...],
-                 repeat: int, node_cap: int | None = None) -> dict:
+def run_repeated(
+    position: Position,
+    cap: float | None,
+    threads: int,
+    seats: tuple[int, ...],
+    repeat: int,
+    node_cap: int | None = None,
+) -> dict:
     """``run_position`` ``repeat`` times, a fresh table each: the record of the
     run of median time (the lower middle one of an even count), with every
     run's seconds and nodes in run order. On two threads single positions
@@ -179,8 +199,10 @@ def run_repeated(position: Position, cap: float | None, threads: int, seats: tup
     if repeat == 1:
         return runs[0]
     middle = sorted(runs, key=lambda run: run["seconds"])[(repeat - 1) // 2]
-    return middle | {"repeat_seconds": [run["seconds"] for run in runs],
-                     "repeat_nodes": [run["nodes"] for run in runs]}
+    return middle | {
+        "repeat_seconds": [run["seconds"] for run in runs],
+        "repeat_nodes": [run["nodes"] for run in runs],
+    }
 
 
 def summarize(records: list[dict]) -> dict:
@@ -213,17 +235,22 @@ def summarize(records: list[dict]) -> dict:
         "nodes_per_second": float(nodes.sum() / max(seconds.sum(), 1e-9)),
         # table probes that found an entry / whose bounds answered at once
         "tt_hit_rate": round(sum(r.get("tt_hits", 0) for r in records) / probes, 4)
-        if probes else None,
+        if probes
+        else None,
         "tt_decided_rate": round(sum(r.get("tt_decided", 0) for r in records) / probes, 4)
-        if probes else None,
+        if probes
+        else None,
         # per side, the mean over positions of the share of cutoffs made by the first card
         "first_card_cutoffs": {side: _mean_share(records, side) for side in ("pair", "seat")},
     }
 
 
 def _mean_share(records: list[dict], side: str) -> float | None:
-    shares = [r["first_card_cutoffs"][side] for r in records
-              if r.get("first_card_cutoffs", {}).get(side) is not None]
+    shares = [
+        r["first_card_cutoffs"][side]
+        for r in records
+        if r.get("first_card_cutoffs", {}).get(side) is not None
+    ]
     return round(float(np.mean(shares)), 4) if shares else None
 
 
@@ -233,7 +260,9 @@ def cold_compile_seconds() -> float:
         done = subprocess.run(
             [sys.executable, "-c", "from solver.compiled import warm_up; print(warm_up())"],
             env=dict(os.environ, NUMBA_CACHE_DIR=cache),
-            cwd=HERE.parent, capture_output=True, text=True,
+            cwd=HERE.parent,
+            capture_output=True,
+            text=True,
         )
     if done.returncode:
         raise SystemExit(f"the cold-compile run failed ({done.returncode}):\n{done.stderr}")
@@ -267,20 +296,32 @@ def short_number(number: float) -> str:
     return f"{number:.0f}"
 
 
-def summary_table(report: dict,
-                  title: str = "Seat 0's guaranteed value, fresh table per position") -> Table:
+def summary_table(
+    report: dict, title: str = "Seat 0's guaranteed value, fresh table per position"
+) -> Table:
     """The summary for people, in 80 columns; the JSON and ``--markdown`` have exact figures."""
     table = Table(
-        title=title, box=box.SIMPLE,
+        title=title,
+        box=box.SIMPLE,
         caption="cut: positions stopped by the cap (their figures are lower bounds)",
     )
     profiled = _profiled(report)
-    for heading in ("cards", "cut", "med s", "p90 s", "max s", "med nodes", "p90 nodes",
-                    "max nodes", "nodes/s") + (("hit %",) if profiled else ()):
+    for heading in (
+        "cards",
+        "cut",
+        "med s",
+        "p90 s",
+        "max s",
+        "med nodes",
+        "p90 nodes",
+        "max nodes",
+        "nodes/s",
+    ) + (("hit %",) if profiled else ()):
         table.add_column(heading, justify="right")
     for cards, size in report["sizes"].items():
         table.add_row(
-            f"{cards} x{size['positions']}", str(size["unfinished"]),
+            f"{cards} x{size['positions']}",
+            str(size["unfinished"]),
             *(f"{size['seconds'][k]:.3f}" for k in STATS),
             *(short_number(size["nodes"][k]) for k in STATS),
             short_number(size["nodes_per_second"]),
@@ -301,8 +342,10 @@ def _percent(share: float | None) -> str:
 def compile_line(report: dict) -> str:
     c = report["compile"]
     cold = "not measured (--quick)" if c["cold"] is None else f"{c['cold']:.1f} s"
-    return (f"compile, empty cache: {cold}; first call, with cache: {c['first_call']:.2f} s; "
-            f"warm call: {c['warm_call']:.4f} s")
+    return (
+        f"compile, empty cache: {cold}; first call, with cache: {c['first_call']:.2f} s; "
+        f"warm call: {c['warm_call']:.4f} s"
+    )
 
 
 def markdown(report: dict, caps: str | None = None) -> str:
@@ -312,8 +355,10 @@ def markdown(report: dict, caps: str | None = None) -> str:
     """
     m = report["machine"]
     if caps is None:
-        caps = (f"caps {report['options']['ending_cap']:g} s (endings), "
-                f"{report['options']['time_cap']:g} s (full deals)")
+        caps = (
+            f"caps {report['options']['ending_cap']:g} s (endings), "
+            f"{report['options']['time_cap']:g} s (full deals)"
+        )
         repeat = report["options"].get("repeat", 1)
         if repeat > 1:
             caps += f"; each position the run of median time of {repeat}"
@@ -321,20 +366,31 @@ def markdown(report: dict, caps: str | None = None) -> str:
             caps += "; all three seats' values of the endings too"
     profiled = _profiled(report)
     seated = any(size.get("seats") for size in report["sizes"].values())
-    head = ("cards", "positions", "unfinished") + (("seats proven",) if seated else ()) + (
-        "median s", "p90 s", "max s", "median nodes", "p90 nodes", "max nodes", "nodes/s")
+    head = (
+        ("cards", "positions", "unfinished")
+        + (("seats proven",) if seated else ())
+        + ("median s", "p90 s", "max s", "median nodes", "p90 nodes", "max nodes", "nodes/s")
+    )
     if profiled:
         head += ("TT hit %", "TT decided %", "1st-card cutoffs % pair / seat")
     lines = ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
     for cards, size in report["sizes"].items():
-        row = (cards, str(size["positions"]), str(size["unfinished"]),
-               *((f"{size['seats_proven']} / {size['seats']}",) if seated else ()),
-               *(f"{size['seconds'][k]:.3f}" for k in STATS),
-               *(f"{size['nodes'][k]:,.0f}" for k in STATS), f"{size['nodes_per_second']:,.0f}")
+        row = (
+            cards,
+            str(size["positions"]),
+            str(size["unfinished"]),
+            *((f"{size['seats_proven']} / {size['seats']}",) if seated else ()),
+            *(f"{size['seconds'][k]:.3f}" for k in STATS),
+            *(f"{size['nodes'][k]:,.0f}" for k in STATS),
+            f"{size['nodes_per_second']:,.0f}",
+        )
         if profiled:
             first = size["first_card_cutoffs"]
-            row += (_percent(size["tt_hit_rate"]), _percent(size["tt_decided_rate"]),
-                    f"{_percent(first['pair'])} / {_percent(first['seat'])}")
+            row += (
+                _percent(size["tt_hit_rate"]),
+                _percent(size["tt_decided_rate"]),
+                f"{_percent(first['pair'])} / {_percent(first['seat'])}",
+            )
         lines.append("| " + " | ".join(row) + " |")
     lines += [
         "",
@@ -345,8 +401,9 @@ def markdown(report: dict, caps: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def parse_sizes(parser: argparse.ArgumentParser, text: str | None, suite_sizes,
-                default) -> list[int]:
+def parse_sizes(
+    parser: argparse.ArgumentParser, text: str | None, suite_sizes, default
+) -> list[int]:
     """``--sizes 6,8`` as a list of cards per hand the suite has; ``default`` when not given."""
     if not text:
         return list(default)
@@ -361,36 +418,70 @@ def parse_sizes(parser: argparse.ArgumentParser, text: str | None, suite_sizes,
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.solver", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", help="cards per hand to run, e.g. 6,8,10 (default: all: "
-                        + ",".join(map(str, SUITE_SIZES)) + "; with --quick: "
-                        + ",".join(map(str, QUICK_SIZES)) + ")")
-    parser.add_argument("--time-cap", type=float, default=120.0, metavar="SEC",
-                        help="seconds allowed per full deal, all three seats (default 120)")
-    parser.add_argument("--ending-cap", type=float, default=30.0, metavar="SEC",
-                        help="seconds allowed per ending of fewer cards (default 30)")
-    parser.add_argument("--node-cap", type=int, metavar="N",
-                        help="nodes allowed per position instead of the time caps: with "
-                             "--threads 1 every node count then repeats exactly, whatever the "
-                             "machine's load")
-    parser.add_argument("--quick", action="store_true",
-                        help=f"{QUICK_POSITIONS} positions per size, caps of {QUICK_CAP:g} s, "
-                             "no cold-compile measurement")
-    parser.add_argument("--all-seats", action="store_true",
-                        help="solve all three seats' values of the endings too, not only seat "
-                             "0's (full deals always are)")
-    parser.add_argument("--repeat", type=int, default=1, metavar="N",
-                        help="solve each position N times (a fresh table each) and keep the run "
-                             "of median time, with every run's seconds and nodes (default 1)")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.solver",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--sizes",
+        help="cards per hand to run, e.g. 6,8,10 (default: all: "
+        + ",".join(map(str, SUITE_SIZES))
+        + "; with --quick: "
+        + ",".join(map(str, QUICK_SIZES))
+        + ")",
+    )
+    parser.add_argument(
+        "--time-cap",
+        type=float,
+        default=120.0,
+        metavar="SEC",
+        help="seconds allowed per full deal, all three seats (default 120)",
+    )
+    parser.add_argument(
+        "--ending-cap",
+        type=float,
+        default=30.0,
+        metavar="SEC",
+        help="seconds allowed per ending of fewer cards (default 30)",
+    )
+    parser.add_argument(
+        "--node-cap",
+        type=int,
+        metavar="N",
+        help="nodes allowed per position instead of the time caps: with "
+        "--threads 1 every node count then repeats exactly, whatever the "
+        "machine's load",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"{QUICK_POSITIONS} positions per size, caps of {QUICK_CAP:g} s, "
+        "no cold-compile measurement",
+    )
+    parser.add_argument(
+        "--all-seats",
+        action="store_true",
+        help="solve all three seats' values of the endings too, not only seat "
+        "0's (full deals always are)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="solve each position N times (a fresh table each) and keep the run "
+        "of median time, with every run's seconds and nodes (default 1)",
+    )
     add_common_options(parser, RESULTS)
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error(f"--repeat {args.repeat}: give a number of runs, 1 or more")
     if args.node_cap is not None and args.node_cap < 1:
         parser.error(f"--node-cap {args.node_cap}: give a number of nodes, 1 or more")
-    args.sizes = parse_sizes(parser, args.sizes, SUITE_SIZES,
-                             QUICK_SIZES if args.quick else SUITE_SIZES)
+    args.sizes = parse_sizes(
+        parser, args.sizes, SUITE_SIZES, QUICK_SIZES if args.quick else SUITE_SIZES
+    )
     if args.quick:
         args.time_cap = min(args.time_cap, QUICK_CAP)
         args.ending_cap = min(args.ending_cap, QUICK_CAP)
@@ -400,21 +491,39 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def add_common_options(parser: argparse.ArgumentParser, results: Path) -> None:
     """The options every solver benchmark takes: --output, --markdown, --make-suite, --threads,
     --held-out (``output_path`` says where to save)."""
-    parser.add_argument("--output", type=Path, metavar="PATH",
-                        help=f"where to save the JSON (default {results.relative_to(HERE.parent)}; "
-                             f"with --quick {quick_path(results).relative_to(HERE.parent)})")
-    parser.add_argument("--markdown", action="store_true",
-                        help="also print the summary as a Markdown table (for benchmarks/README.md)")
-    parser.add_argument("--make-suite", action="store_true",
-                        help="write the suite file from its seeds and stop (it is committed)")
-    parser.add_argument("--threads", type=int, default=DEFAULT_THREADS, metavar="N",
-                        help=f"search threads (default {DEFAULT_THREADS}, as solve); node counts "
-                             "repeat exactly only with 1")
-    parser.add_argument("--held-out", action="store_true",
-                        help="positions dealt from other seeds than the suite's, to check that a "
-                             "change holds beyond the positions it was tuned on (saved by default "
-                             f"to {_held_out_path(results).relative_to(HERE.parent)}); compare "
-                             "two runs with python -m benchmarks.compare")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        metavar="PATH",
+        help=f"where to save the JSON (default {results.relative_to(HERE.parent)}; "
+        f"with --quick {quick_path(results).relative_to(HERE.parent)})",
+    )
+    parser.add_argument(
+        "--markdown",
+        action="store_true",
+        help="also print the summary as a Markdown table (for benchmarks/README.md)",
+    )
+    parser.add_argument(
+        "--make-suite",
+        action="store_true",
+        help="write the suite file from its seeds and stop (it is committed)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=DEFAULT_THREADS,
+        metavar="N",
+        help=f"search threads (default {DEFAULT_THREADS}, as solve); node counts "
+        "repeat exactly only with 1",
+    )
+    parser.add_argument(
+        "--held-out",
+        action="store_true",
+        help="positions dealt from other seeds than the suite's, to check that a "
+        "change holds beyond the positions it was tuned on (saved by default "
+        f"to {_held_out_path(results).relative_to(HERE.parent)}); compare "
+        "two runs with python -m benchmarks.compare",
+    )
 
 
 def _held_out_path(results: Path) -> Path:
@@ -445,8 +554,10 @@ def compile_times(quick: bool) -> dict:
 
 def run_all(solve_one, positions: list[Position], description: str, console: Console) -> list:
     """``solve_one(position)`` for each position, with a progress bar that then goes away."""
-    return [solve_one(p) for p in track(positions, description=description, console=console,
-                                        transient=True)]
+    return [
+        solve_one(p)
+        for p in track(positions, description=description, console=console, transient=True)
+    ]
 
 
 def make_report(options: dict, compile: dict, sizes: list, records: list[dict]) -> dict:
@@ -455,15 +566,17 @@ def make_report(options: dict, compile: dict, sizes: list, records: list[dict]) 
         "machine": machine(),
         "options": options,
         "compile": compile,
-        "sizes": {str(cards): summarize([r for r in records if r["cards"] == cards])
-                  for cards in sizes},
+        "sizes": {
+            str(cards): summarize([r for r in records if r["cards"] == cards]) for cards in sizes
+        },
         "total_nodes": sum(r["nodes"] for r in records),
         "positions": records,
     }
 
 
-def save_and_show(report: dict, output: Path, console: Console, table: Table,
-                  markdown_text: str | None) -> None:
+def save_and_show(
+    report: dict, output: Path, console: Console, table: Table, markdown_text: str | None
+) -> None:
     """Save ``report`` to ``output`` and print the table, compile line and total nodes
     (and the Markdown table when given)."""
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -471,14 +584,21 @@ def save_and_show(report: dict, output: Path, console: Console, table: Table,
     console.print(table)
     for cards, size in report["sizes"].items():
         if size["seats_proven"] != size["seats"]:
-            console.print(f"{cards} cards: {size['seats_proven']} of {size['seats']} seats' values "
-                          f"proven exactly, the other intervals {size['open_points']} points wide in all")
+            console.print(
+                f"{cards} cards: {size['seats_proven']} of {size['seats']} seats' values "
+                f"proven exactly, the other intervals {size['open_points']} points wide in all"
+            )
     console.print(compile_line(report))
     threads = report["options"].get("threads", 1)
-    console.print(f"total nodes: {report['total_nodes']:,} "
-                  + ("(changes only when the search does, unless a cap was hit)" if threads == 1
-                     else f"({threads} threads: varies a little from run to run; "
-                          "--threads 1 repeats exactly)"))
+    console.print(
+        f"total nodes: {report['total_nodes']:,} "
+        + (
+            "(changes only when the search does, unless a cap was hit)"
+            if threads == 1
+            else f"({threads} threads: varies a little from run to run; "
+            "--threads 1 repeats exactly)"
+        )
+    )
     console.print(f"saved {output}")
     if markdown_text is not None:
         print(markdown_text)
@@ -497,7 +617,8 @@ def main(argv: list[str] | None = None) -> dict | None:
 
     if args.held_out:
         suite = held_out_suite(SUITE_SIZES) | {
-            RUNS: [deal_in_runs(HELD_OUT_SEEDS + i) for i in range(RUNS_DEALS)]}
+            RUNS: [deal_in_runs(HELD_OUT_SEEDS + i) for i in range(RUNS_DEALS)]
+        }
     else:
         suite = read_suite() | {RUNS: read_suite(RUNS_SUITE)[FULL_DEAL]}
     sizes = args.sizes + ([RUNS] if FULL_DEAL in args.sizes else [])
@@ -508,17 +629,39 @@ def main(argv: list[str] | None = None) -> dict | None:
         if args.node_cap is not None:
             cap = None
         seats = ALL_SEATS if args.all_seats or cards in (FULL_DEAL, RUNS) else (0,)
-        records += [record | {"cards": cards} for record in run_all(
-            lambda p: run_repeated(p, cap, args.threads, seats, args.repeat, args.node_cap),
-            positions, f"{cards} cards", console)]  # fmt: skip
-    options = {"sizes": sizes, "quick": args.quick, "time_cap": args.time_cap,
-               "ending_cap": args.ending_cap, "threads": args.threads, "held_out": args.held_out,
-               "repeat": args.repeat, "all_seats": args.all_seats, "node_cap": args.node_cap}
+        records += [
+            record | {"cards": cards}
+            for record in run_all(
+                lambda p: run_repeated(p, cap, args.threads, seats, args.repeat, args.node_cap),
+                positions,
+                f"{cards} cards",
+                console,
+            )
+        ]
+    options = {
+        "sizes": sizes,
+        "quick": args.quick,
+        "time_cap": args.time_cap,
+        "ending_cap": args.ending_cap,
+        "threads": args.threads,
+        "held_out": args.held_out,
+        "repeat": args.repeat,
+        "all_seats": args.all_seats,
+        "node_cap": args.node_cap,
+    }
     report = make_report(options, compile, sizes, records)
-    table = (summary_table(report, "Every seat's guaranteed value, fresh table per position")
-             if args.all_seats else summary_table(report))
-    save_and_show(report, output_path(args, RESULTS), console, table,
-                  markdown(report) if args.markdown else None)
+    table = (
+        summary_table(report, "Every seat's guaranteed value, fresh table per position")
+        if args.all_seats
+        else summary_table(report)
+    )
+    save_and_show(
+        report,
+        output_path(args, RESULTS),
+        console,
+        table,
+        markdown(report) if args.markdown else None,
+    )
     return report
 
 

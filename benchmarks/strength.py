@@ -49,8 +49,13 @@ def hint_views(cards: int, n: int) -> list[Record]:
     return views
 
 
-def time_hints(sizes=HINT_SIZES, n: int = HINT_VIEWS, mode: str = "maxn",
-               threads=(2,), sampler: str = DEFAULT_SAMPLER) -> dict:
+def time_hints(
+    sizes=HINT_SIZES,
+    n: int = HINT_VIEWS,
+    mode: str = "maxn",
+    threads=(2,),
+    sampler: str = DEFAULT_SAMPLER,
+) -> dict:
     """Median and max seconds of a default hint per hand size, for each number
     of ``threads``: on each view every setting in turn (the order rotating from
     view to view), each on its own seeds, so that none finds the deals of
@@ -62,7 +67,7 @@ def time_hints(sizes=HINT_SIZES, n: int = HINT_VIEWS, mode: str = "maxn",
         seconds = {t: [] for t in threads}
         samples = {t: [] for t in threads}
         for i, view in enumerate(hint_views(cards, n)):
-            for t in threads[i % len(threads):] + threads[: i % len(threads)]:
+            for t in threads[i % len(threads) :] + threads[: i % len(threads)]:
                 start = time.perf_counter()
                 result = hint(view, seed=1000 * t + i, mode=mode, threads=t, sampler=sampler)
                 seconds[t].append(time.perf_counter() - start)
@@ -78,8 +83,11 @@ def time_hints(sizes=HINT_SIZES, n: int = HINT_VIEWS, mode: str = "maxn",
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.strength", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.strength",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--deals", type=int, default=50, help="duplicate deals per line-up")
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--pimc-samples", type=int, default=PIMC_SAMPLES)
@@ -99,20 +107,25 @@ def main(argv: list[str] | None = None) -> dict:
     # the first two sizes on one thread and on two, interleaved: what the second core buys
     both = time_hints(args.hint_sizes[:2], args.hint_views, threads=(2, 1))
     report["hint_seconds_2_threads"], report["hint_seconds_1_thread"] = both[2], both[1]
-    for key, threads in (("hint_seconds", 2), ("hint_seconds_2_threads", 2),
-                         ("hint_seconds_1_thread", 1)):
+    for key, threads in (
+        ("hint_seconds", 2),
+        ("hint_seconds_2_threads", 2),
+        ("hint_seconds_1_thread", 1),
+    ):
         for cards, row in report[key].items():
-            print(f"hint, {cards:>2} cards, {threads} thread(s): median {row['median_s']:.3f} s, "
-                  f"max {row['max_s']:.3f} s, at least {row['min_samples']} samples",
-                  flush=True)  # fmt: skip
+            print(
+                f"hint, {cards:>2} cards, {threads} thread(s): median {row['median_s']:.3f} s, "
+                f"max {row['max_s']:.3f} s, at least {row['min_samples']} samples",
+                flush=True,
+            )
     for lineup in LINEUPS:
         result = duplicate(list(lineup), args.deals, args.seed, options=options)
         report["matches"].append(result.to_json())
-        scores = ", ".join(
-            f"{s.name} {s.mean:.2f} +-{s.half_width:.2f}" for s in result.scores
+        scores = ", ".join(f"{s.name} {s.mean:.2f} +-{s.half_width:.2f}" for s in result.scores)
+        print(
+            f"{' '.join(lineup)}: {scores} ({result.hands} hands, {result.seconds:.0f} s)",
+            flush=True,
         )
-        print(f"{' '.join(lineup)}: {scores} ({result.hands} hands, {result.seconds:.0f} s)",
-              flush=True)  # fmt: skip
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     return report
@@ -120,14 +133,22 @@ def main(argv: list[str] | None = None) -> dict:
 
 def run_header() -> dict:
     """When, at which commit and on which Python a run was made."""
-    return {"when": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
-            "commit": _commit(), "python": platform.python_version()}  # fmt: skip
+    return {
+        "when": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "commit": _commit(),
+        "python": platform.python_version(),
+    }
 
 
 def _commit() -> str | None:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, cwd=HERE, check=True).stdout.strip()  # fmt: skip
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=HERE,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return None
 

@@ -52,7 +52,7 @@ def calls(seed: int) -> dict:
     def early(i):
         """A hand played by greedy bots cut after 0-4 tricks."""
         full = record(i)
-        return Record(full.hands, full.leader, full.trick, full.taken, full.moves[:3 * (i % 5)])
+        return Record(full.hands, full.leader, full.trick, full.taken, full.moves[: 3 * (i % 5)])
 
     def view(i):
         cut = early(i)
@@ -70,8 +70,10 @@ def calls(seed: int) -> dict:
         "solve max^n": (1.0, lambda i: solve_maxn(deal(i, 11), time_limit=1.0)),
         "analyze": (3.0, lambda i: analyze(deal(i, 10), time_limit=3.0)),
         "review": (5.0, lambda i: review(record(i), time_limit=5.0, seat=i % 3)),
-        "graph": (1.0, lambda i: decision_graph(deal(i, 12), 2, max_positions=100_000,
-                                                 time_limit=1.0)),
+        "graph": (
+            1.0,
+            lambda i: decision_graph(deal(i, 12), 2, max_positions=100_000, time_limit=1.0),
+        ),
         "pimc move": (1.0, pimc_move),
     }
 
@@ -87,12 +89,22 @@ def measure(runs: int, seed: int, busy: int) -> list[dict]:
                 call(i)
                 seconds.append(time.perf_counter() - start)
             worst = max(seconds) - limit
-            rows.append({"call": name, "limit": limit, "runs": runs,
-                         "seconds": [round(x, 3) for x in seconds],
-                         "worst_s": round(max(seconds), 3), "worst_overshoot_s": round(worst, 3),
-                         "kept": worst <= allowed(limit)})
-            print(f"{name}: limit {limit:g} s, worst {max(seconds):.3f} s "
-                  f"({'kept' if rows[-1]['kept'] else 'BROKEN'})", flush=True)
+            rows.append(
+                {
+                    "call": name,
+                    "limit": limit,
+                    "runs": runs,
+                    "seconds": [round(x, 3) for x in seconds],
+                    "worst_s": round(max(seconds), 3),
+                    "worst_overshoot_s": round(worst, 3),
+                    "kept": worst <= allowed(limit),
+                }
+            )
+            print(
+                f"{name}: limit {limit:g} s, worst {max(seconds):.3f} s "
+                f"({'kept' if rows[-1]['kept'] else 'BROKEN'})",
+                flush=True,
+            )
         return rows
     finally:
         for spinner in spinners:
@@ -100,8 +112,11 @@ def measure(runs: int, seed: int, busy: int) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.time_limits", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.time_limits",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--runs", type=int, default=8, help="positions a call (default 8)")
     parser.add_argument("--busy", type=int, default=2, help="spinning processes (default 2)")
     parser.add_argument("--seed", type=int, default=57)
@@ -112,14 +127,20 @@ def main(argv: list[str] | None = None) -> dict:
         args.runs = 1
     ensure_compiled()  # before the clock: compiling is not the calls' time
     rows = measure(args.runs, args.seed, args.busy)
-    report = {"commit": _commit(), "busy": args.busy, "calls": rows,
-              "all_kept": all(row["kept"] for row in rows)}
+    report = {
+        "commit": _commit(),
+        "busy": args.busy,
+        "calls": rows,
+        "all_kept": all(row["kept"] for row in rows),
+    }
     output = args.output or (QUICK_RESULTS if args.quick else RESULTS)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(report, indent=1) + "\n")
     worst = max(rows, key=lambda row: row["worst_overshoot_s"] / row["limit"])
-    print(f"worst overshoot: {worst['call']}, {worst['worst_overshoot_s']:+.3f} s past "
-          f"{worst['limit']:g} s; every limit kept: {report['all_kept']}")
+    print(
+        f"worst overshoot: {worst['call']}, {worst['worst_overshoot_s']:+.3f} s past "
+        f"{worst['limit']:g} s; every limit kept: {report['all_kept']}"
+    )
     return report
 
 

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from analysis import Analysis, Hint, Review, analyze, decision_graph, hint, review
-from analysis import Interrupted
+from analysis import Analysis, Hint, Interrupted, Review, analyze, decision_graph, hint, review
 from analysis.estimate import Estimate, estimate
 from analysis.graph import GraphInterrupted
 from analysis.report import AnalysisInterrupted
@@ -35,7 +34,9 @@ from solver.cards import Card
 
 from . import options
 
-OPEN_HAND_CARDS = 8  # a hint on a full position shows the open-hand values up to this many cards a hand
+OPEN_HAND_CARDS = (
+    8  # a hint on a full position shows the open-hand values up to this many cards a hand
+)
 OPEN_HAND_TIME_LIMIT = 5.0  # seconds for them; beyond it they are left out
 ESTIMATE_SECONDS = 1.0  # the estimate's time when the exact max^n search does not finish
 
@@ -91,9 +92,17 @@ def solve_position(
         estimate_seconds = min(ESTIMATE_SECONDS, time_limit / 2 / estimates)
         time_limit -= estimate_seconds * estimates
     try:
-        result = solve(position, seats, args.max_nodes, time_limit, mode=args.mode,
-                       table=table, progress=progress, target=args.target,
-                       scores=match and match.scores)  # fmt: skip
+        result = solve(
+            position,
+            seats,
+            args.max_nodes,
+            time_limit,
+            mode=args.mode,
+            table=table,
+            progress=progress,
+            target=args.target,
+            scores=match and match.scores,
+        )
     except SolveInterrupted as stop:
         result = stop.result
     answer = SolveAnswer(result)
@@ -114,38 +123,58 @@ def analyze_position(
     """``coins analyze``. Stopped by Ctrl-C, it returns the decisions finished,
     ``interrupted`` set."""
     try:
-        return analyze(Position.parse(_text(args.position)), args.max_nodes, args.time_limit,
-                       exact_cards=args.exact_cards, progress=progress,
-                       match=options.match_state(args))  # fmt: skip
+        return analyze(
+            Position.parse(_text(args.position)),
+            args.max_nodes,
+            args.time_limit,
+            exact_cards=args.exact_cards,
+            progress=progress,
+            match=options.match_state(args),
+        )
     except AnalysisInterrupted as stop:
         return stop.analysis
 
 
-def review_record(args: argparse.Namespace, progress: Callable[[str], None] | None = None,
-                  reviewed: Callable[[MoveReview], None] | None = None) -> Review:  # fmt: skip
+def review_record(
+    args: argparse.Namespace,
+    progress: Callable[[str], None] | None = None,
+    reviewed: Callable[[MoveReview], None] | None = None,
+) -> Review:
     """``coins review``. Stopped by Ctrl-C, it returns the cards reviewed,
     ``interrupted`` set."""
     try:
-        return review(_text(args.record), args.max_nodes, args.time_limit,
-                      match=options.match_state(args), seat=args.seat,
-                      exact_cards=args.exact_cards, samples=args.samples, progress=progress,
-                      reviewed=reviewed)  # fmt: skip
+        return review(
+            _text(args.record),
+            args.max_nodes,
+            args.time_limit,
+            match=options.match_state(args),
+            seat=args.seat,
+            exact_cards=args.exact_cards,
+            samples=args.samples,
+            progress=progress,
+            reviewed=reviewed,
+        )
     except Interrupted as stop:
         return stop.result
 
 
-def graph_of(args: argparse.Namespace, progress: Callable[[str], None] | None = None
-             ) -> nx.DiGraph:
+def graph_of(args: argparse.Namespace, progress: Callable[[str], None] | None = None) -> nx.DiGraph:
     """``coins graph``: the graph it writes (``nx.node_link_data`` of it is the
     JSON file it writes for ``--out FILE.json``). Stopped by Ctrl-C, it returns
     the graph so far, its ``interrupted`` attribute set."""
     position = Position.parse(_text(args.position))
     try:
         return decision_graph(
-            position, args.depth, args.mode, args.unit, args.optimal_only,
-            max_positions=args.max_positions, max_nodes=args.max_nodes,
-            time_limit=args.time_limit, progress=progress,
-        )  # fmt: skip
+            position,
+            args.depth,
+            args.mode,
+            args.unit,
+            args.optimal_only,
+            max_positions=args.max_positions,
+            max_nodes=args.max_nodes,
+            time_limit=args.time_limit,
+            progress=progress,
+        )
     except GraphInterrupted as stop:
         return stop.graph
 
@@ -198,9 +227,17 @@ def hint_view(args: argparse.Namespace) -> HintAnswer:
     record = read_view(_text(args.view))
     match = options.match_state(args)
     try:
-        result = hint(record, args.samples, args.time_limit, args.seed, args.mode,
-                      sampler=args.sampler, evaluation=args.evaluation, match=match,
-                      points=True)  # fmt: skip
+        result = hint(
+            record,
+            args.samples,
+            args.time_limit,
+            args.seed,
+            args.mode,
+            sampler=args.sampler,
+            evaluation=args.evaluation,
+            match=match,
+            points=True,
+        )
     except Interrupted as stop:
         return HintAnswer(record, stop.result, None)
     try:
@@ -210,8 +247,9 @@ def hint_view(args: argparse.Namespace) -> HintAnswer:
         return HintAnswer(record, result, None)
 
 
-def _open_hand_values(record: Record, mode: str, match: MatchState | None
-                      ) -> dict[Card, float] | None:  # fmt: skip
+def _open_hand_values(
+    record: Record, mode: str, match: MatchState | None
+) -> dict[Card, float] | None:
     """The mover's card values (with a match: its chances of winning it) with
     every hand open, when the record shows every hand and the solve is exact
     within ``OPEN_HAND_TIME_LIMIT``."""
@@ -220,8 +258,15 @@ def _open_hand_values(record: Record, mode: str, match: MatchState | None
     final = record.final
     if final.cards_per_hand > OPEN_HAND_CARDS:
         return None
-    solved = solve(final, (final.to_move,), mode=mode, line=False, time_limit=OPEN_HAND_TIME_LIMIT,
-                   target=match and match.target, scores=match and match.scores)  # fmt: skip
+    solved = solve(
+        final,
+        (final.to_move,),
+        mode=mode,
+        line=False,
+        time_limit=OPEN_HAND_TIME_LIMIT,
+        target=match and match.target,
+        scores=match and match.scores,
+    )
     if not solved.exact:
         return None
     if match is not None:

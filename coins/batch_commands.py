@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -19,16 +20,14 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-
-from rich import box
 from rich.table import Table
 
 from analysis.batch import (
-    BatchError,
-    BatchOptions,
     MAX_CHUNK_LINES,
     MAX_LINES,
     MAX_WORKERS,
+    BatchError,
+    BatchOptions,
     BatchSummary,
     check_output,
     load_output,
@@ -80,8 +79,7 @@ def batch_command(args: argparse.Namespace) -> None:
         raise BatchError("give INPUT (a file, or - for standard input) or --random N")
     else:
         items = read_input(args.input)
-    options = BatchOptions(args.mode, args.max_nodes, args.time_limit, args.card_values,
-                           args.lines)  # fmt: skip
+    options = BatchOptions(args.mode, args.max_nodes, args.time_limit, args.card_values, args.lines)
     summary = _run_with_progress(items, args, options)
     _finish(summary, args.out)
 
@@ -91,8 +89,10 @@ def _check_random_options(args: argparse.Namespace) -> None:
     given = [f"--{name}" for name in ("cards", "seed", "leader") if getattr(args, name) is not None]
     if given and args.random is None:
         one = len(given) == 1
-        raise BatchError(f"{', '.join(given)} {'is' if one else 'are'} for the random endings of "
-                         f"--random N: give --random N, or leave {'it' if one else 'them'} out")
+        raise BatchError(
+            f"{', '.join(given)} {'is' if one else 'are'} for the random endings of "
+            f"--random N: give --random N, or leave {'it' if one else 'them'} out"
+        )
 
 
 def _finish(summary: BatchSummary, out) -> None:
@@ -101,18 +101,24 @@ def _finish(summary: BatchSummary, out) -> None:
     if summary.interrupted:
         raise KeyboardInterrupt
     if summary.failure:
-        raise BatchError(f"the batch stopped: {summary.failure}; run the same command again "
-                         "to go on")  # fmt: skip
+        raise BatchError(
+            f"the batch stopped: {summary.failure}; run the same command again to go on"
+        )
 
 
 def _run_with_progress(items, args, options) -> BatchSummary:
     compile_notice()  # each worker process loads (or first compiles) the kernels
     console = Console(stderr=True)
     columns = (
-        TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("left"),
+        TextColumn("solving"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
         TimeRemainingColumn(),
-    )  # fmt: skip
+    )
     with Progress(*columns, console=console, disable=args.quiet, transient=False) as progress:
         task = progress.add_task("batch", total=None, rate="")
 
@@ -141,9 +147,15 @@ def study_command(args: argparse.Namespace) -> None:
     --plot draws them (histograms and box plots per seat; needs matplotlib).
     """
     spec = StudySpec(
-        args.count, args.cards, args.seed, args.leader, args.coins_left,
-        _seat_masks(args.hold, "--hold"), _seat_masks(args.not_hold, "--not-hold"), args.trick,
-    )  # fmt: skip
+        args.count,
+        args.cards,
+        args.seed,
+        args.leader,
+        args.coins_left,
+        _seat_masks(args.hold, "--hold"),
+        _seat_masks(args.not_hold, "--not-hold"),
+        args.trick,
+    )
     summary = _run_with_progress(study_lines(spec), args, STUDY_OPTIONS)
     _finish(summary, args.out)
     done, _ = load_output(args.out, repair=False)
@@ -177,10 +189,21 @@ def study_report(stats: StudyStats) -> Table:
     from rich.console import Group
     from rich.text import Text
 
-    top = max((int(p) for row in stats.by_seat.values() for mode in row.values()
-               for p in mode["histogram"]), default=0)  # fmt: skip
-    seats = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
-                  title="Positions by Coins won from there on")  # fmt: skip
+    top = max(
+        (
+            int(p)
+            for row in stats.by_seat.values()
+            for mode in row.values()
+            for p in mode["histogram"]
+        ),
+        default=0,
+    )
+    seats = Table(
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        title="Positions by Coins won from there on",
+    )
     for heading in ("seat", "mode", "mean", *(str(p) for p in range(top + 1))):
         seats.add_column(heading, justify="left" if heading in ("seat", "mode") else "right")
     for name in RELATIVE_SEATS:
@@ -189,8 +212,12 @@ def study_report(stats: StudyStats) -> Table:
             continue
         for mode in ("guaranteed", "equilibrium"):
             counts = row[mode]["histogram"]
-            seats.add_row(name if mode == "guaranteed" else "", mode, _number(row[mode]["mean"]),
-                          *(str(counts.get(str(p), 0)) for p in range(top + 1)))  # fmt: skip
+            seats.add_row(
+                name if mode == "guaranteed" else "",
+                mode,
+                _number(row[mode]["mean"]),
+                *(str(counts.get(str(p), 0)) for p in range(top + 1)),
+            )
     lead = stats.lead
     first = stats.coin_first
     facts = Text.assemble(
@@ -203,9 +230,14 @@ def study_report(stats: StudyStats) -> Table:
         "The mover's first card is a Coin: equilibrium card "
         f"{_share(first['equilibrium_card_is_a_coin'])}, some paranoid-optimal card "
         f"{_share(first['some_optimal_card_is_a_coin'])}.",
-    )  # fmt: skip
-    cards = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0),
-                  title="Card worth: mean equilibrium points of its holder")  # fmt: skip
+    )
+    cards = Table(
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 0),
+        title="Card worth: mean equilibrium points of its holder",
+    )
     cards.add_column("", min_width=1)
     for rank in reversed(RANK_LETTERS):
         cards.add_column(rank, justify="right", min_width=5, no_wrap=True)
@@ -230,8 +262,11 @@ def _share(share: dict) -> str:
 
 def summary_text(summary: BatchSummary, out) -> str:
     """The summary for people: what this run did, and what is left."""
-    parts = [f"{summary.solved:,} solved", f"{summary.errors:,} errors",
-             f"{summary.cut_short:,} cut short (not exact)"]  # fmt: skip
+    parts = [
+        f"{summary.solved:,} solved",
+        f"{summary.errors:,} errors",
+        f"{summary.cut_short:,} cut short (not exact)",
+    ]
     text = f"{out}: {', '.join(parts)} in {summary.seconds:.1f} s"
     if summary.solved:
         text += f" ({summary.nodes:,} nodes)"
@@ -248,14 +283,24 @@ def summary_text(summary: BatchSummary, out) -> str:
 
 def _add_worker_options(parser) -> None:
     """Where the solving runs: --workers, --scheduler, --chunk (batch and study)."""
-    parser.add_argument("--workers", type=options.whole_number("workers", 1, MAX_WORKERS),
-                        metavar="N", help="worker processes (default: all cores; 1: in this "
-                        f"process; at most {MAX_WORKERS})")  # fmt: skip
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="run on the Dask cluster at ADDRESS (tcp://host:8786)")
-    parser.add_argument("--chunk", type=options.whole_number("lines a chunk", 1, MAX_CHUNK_LINES),
-                        metavar="LINES", help=f"lines per task, 1 to {MAX_CHUNK_LINES:,} "
-                        "(default: about 8 tasks a worker, at most 64)")  # fmt: skip
+    parser.add_argument(
+        "--workers",
+        type=options.whole_number("workers", 1, MAX_WORKERS),
+        metavar="N",
+        help=f"worker processes (default: all cores; 1: in this process; at most {MAX_WORKERS})",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on the Dask cluster at ADDRESS (tcp://host:8786)",
+    )
+    parser.add_argument(
+        "--chunk",
+        type=options.whole_number("lines a chunk", 1, MAX_CHUNK_LINES),
+        metavar="LINES",
+        help=f"lines per task, 1 to {MAX_CHUNK_LINES:,} "
+        "(default: about 8 tasks a worker, at most 64)",
+    )
 
 
 def register(add) -> None:
@@ -264,63 +309,132 @@ def register(add) -> None:
     options.add_check(parser, _check_random_options)
     options.add_check(parser, lambda args: check_output(args.out, args.input))
     parser.add_argument(
-        "input", nargs="?", type=options.input_file("the input"), metavar="INPUT",
+        "input",
+        nargs="?",
+        type=options.input_file("the input"),
+        metavar="INPUT",
         help="a file of positions or records, one a line (- for standard input)",
     )
-    parser.add_argument("--out", required=True, metavar="RESULTS.jsonl",
-                        help="the JSON-lines file to append to (and resume from): a new or "
-                        "empty file, or this batch's results, never its input")  # fmt: skip
     parser.add_argument(
-        "--mode", choices=("paranoid", "maxn", "both"), default="paranoid",
+        "--out",
+        required=True,
+        metavar="RESULTS.jsonl",
+        help="the JSON-lines file to append to (and resume from): a new or "
+        "empty file, or this batch's results, never its input",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=("paranoid", "maxn", "both"),
+        default="paranoid",
         help="paranoid: guaranteed values (default); maxn: each seat for itself; both",
     )
     options.add_limits(parser.add_mutually_exclusive_group(), "each position")
     _add_worker_options(parser)
-    parser.add_argument("--card-values", action="store_true",
-                        help="add the mover's card values (paranoid) and card results (maxn)")
-    parser.add_argument("--lines", action="store_true",
-                        help="add the lines of play (optimal_line, equilibrium_line)")
-    parser.add_argument("--random", type=options.whole_number("the number of positions", 0,
-                                                              MAX_LINES),
-                        metavar="N", help="solve N random endings instead of INPUT (made as "
-                        f"they are solved; at most {shown(MAX_LINES)})")  # fmt: skip
-    parser.add_argument("--cards", type=options.cards_per_hand(0), metavar="K",
-                        help=f"with --random: cards per hand, 0-16 (default {RANDOM_CARDS})")
-    parser.add_argument("--seed", type=options.seed, metavar="S",
-                        help="with --random: the seed (default 0; same seed, same lines)")
-    parser.add_argument("--leader", type=int, choices=(0, 1, 2),
-                        help="with --random: the seat to lead (default 0)")
+    parser.add_argument(
+        "--card-values",
+        action="store_true",
+        help="add the mover's card values (paranoid) and card results (maxn)",
+    )
+    parser.add_argument(
+        "--lines",
+        action="store_true",
+        help="add the lines of play (optimal_line, equilibrium_line)",
+    )
+    parser.add_argument(
+        "--random",
+        type=options.whole_number("the number of positions", 0, MAX_LINES),
+        metavar="N",
+        help="solve N random endings instead of INPUT (made as "
+        f"they are solved; at most {shown(MAX_LINES)})",
+    )
+    parser.add_argument(
+        "--cards",
+        type=options.cards_per_hand(0),
+        metavar="K",
+        help=f"with --random: cards per hand, 0-16 (default {RANDOM_CARDS})",
+    )
+    parser.add_argument(
+        "--seed",
+        type=options.seed,
+        metavar="S",
+        help="with --random: the seed (default 0; same seed, same lines)",
+    )
+    parser.add_argument(
+        "--leader", type=int, choices=(0, 1, 2), help="with --random: the seat to lead (default 0)"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
     study = add("study", study_command)
     options.add_check(study, _check_study_files)
-    study.add_argument("--count", type=options.whole_number("the number of positions", 0,
-                                                            MAX_LINES),
-                       default=1000, metavar="N", help="positions to study (default 1000, "
-                       f"at most {shown(MAX_LINES)})")  # fmt: skip
-    study.add_argument("--cards", type=options.cards_per_hand(1), default=6, metavar="K",
-                       help="cards per hand, 1-16 (default 6)")
-    study.add_argument("--seed", type=options.seed, default=0, metavar="S",
-                       help="the seed (default 0; the same seed, the same positions)")
-    study.add_argument("--leader", type=int, choices=(0, 1, 2),
-                       help="the seat to lead (default: a random seat each)")
-    study.add_argument("--coins-left",
-                       type=options.whole_number("the Coins left", 0, RANKS_PER_SUIT), metavar="C",
-                       help=f"exactly C Coins cards in the hands, 0-{RANKS_PER_SUIT}")
-    study.add_argument("--hold", action="append", metavar="SEAT:CARDS",
-                       help="cards a seat must hold (0:AO,KO); repeatable")
-    study.add_argument("--not-hold", action="append", metavar="SEAT:CARDS",
-                       help="cards a seat must not hold; repeatable")
-    study.add_argument("--trick", type=int, default=0, choices=(0, 1, 2),
-                       help="cards already on the table (default 0)")
-    study.add_argument("--out", required=True, metavar="RESULTS.jsonl",
-                       help="the batch results to append to (and resume from)")
+    study.add_argument(
+        "--count",
+        type=options.whole_number("the number of positions", 0, MAX_LINES),
+        default=1000,
+        metavar="N",
+        help=f"positions to study (default 1000, at most {shown(MAX_LINES)})",
+    )
+    study.add_argument(
+        "--cards",
+        type=options.cards_per_hand(1),
+        default=6,
+        metavar="K",
+        help="cards per hand, 1-16 (default 6)",
+    )
+    study.add_argument(
+        "--seed",
+        type=options.seed,
+        default=0,
+        metavar="S",
+        help="the seed (default 0; the same seed, the same positions)",
+    )
+    study.add_argument(
+        "--leader",
+        type=int,
+        choices=(0, 1, 2),
+        help="the seat to lead (default: a random seat each)",
+    )
+    study.add_argument(
+        "--coins-left",
+        type=options.whole_number("the Coins left", 0, RANKS_PER_SUIT),
+        metavar="C",
+        help=f"exactly C Coins cards in the hands, 0-{RANKS_PER_SUIT}",
+    )
+    study.add_argument(
+        "--hold",
+        action="append",
+        metavar="SEAT:CARDS",
+        help="cards a seat must hold (0:AO,KO); repeatable",
+    )
+    study.add_argument(
+        "--not-hold",
+        action="append",
+        metavar="SEAT:CARDS",
+        help="cards a seat must not hold; repeatable",
+    )
+    study.add_argument(
+        "--trick",
+        type=int,
+        default=0,
+        choices=(0, 1, 2),
+        help="cards already on the table (default 0)",
+    )
+    study.add_argument(
+        "--out",
+        required=True,
+        metavar="RESULTS.jsonl",
+        help="the batch results to append to (and resume from)",
+    )
     _add_worker_options(study)
     study.add_argument("--json", metavar="FILE", help="write the statistics as JSON")
-    study.add_argument("--csv", metavar="PREFIX",
-                       help="write PREFIX-seats.csv and PREFIX-cards.csv")
-    study.add_argument("--plot", metavar="PREFIX",
-                       help="draw PREFIX-histograms.png and PREFIX-seats.png (needs matplotlib)")
+    study.add_argument(
+        "--csv", metavar="PREFIX", help="write PREFIX-seats.csv and PREFIX-cards.csv"
+    )
+    study.add_argument(
+        "--plot",
+        metavar="PREFIX",
+        help="draw PREFIX-histograms.png and PREFIX-seats.png (needs matplotlib)",
+    )
     study.add_argument("--quiet", action="store_true", help="no progress bar")
-    options.add_force(study, "the exports",
-                      lambda args: export_paths(args.json, args.csv, args.plot))
+    options.add_force(
+        study, "the exports", lambda args: export_paths(args.json, args.csv, args.plot)
+    )

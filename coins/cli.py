@@ -72,8 +72,7 @@ def solve_command(args: argparse.Namespace) -> None:
     if args.json:
         print(json.dumps(answer.to_json()))
     else:
-        Console().print(render.solve_report(answer.result, answer.estimate,
-                                            answer.match_estimate))  # fmt: skip
+        Console().print(render.solve_report(answer.result, answer.estimate, answer.match_estimate))
     if answer.interrupted:
         raise KeyboardInterrupt  # after the report: exit status 130
 
@@ -81,8 +80,10 @@ def solve_command(args: argparse.Namespace) -> None:
 def _check_seat(args: argparse.Namespace) -> None:
     """Refuse --seat where it would be ignored: max^n values are every seat's at once."""
     if args.seat is not None and args.mode == "maxn":
-        raise CoinsError("--seat picks the one seat whose guaranteed value is solved, and --mode "
-                         "maxn solves none: use --mode both, or leave --seat out")
+        raise CoinsError(
+            "--seat picks the one seat whose guaranteed value is solved, and --mode "
+            "maxn solves none: use --mode both, or leave --seat out"
+        )
 
 
 def deal_command(args: argparse.Namespace) -> None:
@@ -115,7 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
         description = inspect.cleandoc(function.__doc__)
         summary = description.partition("\n\n")[0]
         command = commands.add_parser(
-            name, help=" ".join(summary.split()), description=description,
+            name,
+            help=" ".join(summary.split()),
+            description=description,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         command.set_defaults(run=function)
@@ -123,39 +126,52 @@ def build_parser() -> argparse.ArgumentParser:
 
     solve_parser = add("solve", solve_command)
     solve_parser.add_argument(
-        "position", nargs="+", metavar="POSITION",
+        "position",
+        nargs="+",
+        metavar="POSITION",
         help='the position, quoted ("AK9.N32.75.J84 ... 0 -") or as separate words',
     )
     solve_parser.add_argument(
-        "--seat", type=int, choices=(0, 1, 2),
+        "--seat",
+        type=int,
+        choices=(0, 1, 2),
         help="solve only this seat's guaranteed value (the mover's card values still come)",
     )
     solve_parser.add_argument(
-        "--mode", choices=("paranoid", "maxn", "both"), default="paranoid",
+        "--mode",
+        choices=("paranoid", "maxn", "both"),
+        default="paranoid",
         help="paranoid: guaranteed values (default); maxn: each seat for itself; both",
     )
     options.add_limits(solve_parser, "")
     options.add_match(solve_parser, "also solve the position")
     options.add_check(solve_parser, _check_seat)
     solve_parser.add_argument(
-        "--memory", type=options.megabytes, metavar="MIB",
+        "--memory",
+        type=options.megabytes,
+        metavar="MIB",
         help="a fixed transposition table of MIB MiB for the guaranteed values (default: "
-             "sized for the position, doubling when full, up to 512 MiB for an ending and 4096 "
-             "for a full deal)",
+        "sized for the position, doubling when full, up to 512 MiB for an ending and 4096 "
+        "for a full deal)",
     )
     solve_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of tables"
     )
 
     deal_parser = add("deal", deal_command)
-    deal_parser.add_argument("--seed", type=options.seed,
-                             help="random seed, 0 to 2^64-1 (default: a new deal each time)")
     deal_parser.add_argument(
-        "--cards", type=options.cards_per_hand(0), default=HAND_SIZE, metavar="K",
+        "--seed", type=options.seed, help="random seed, 0 to 2^64-1 (default: a new deal each time)"
+    )
+    deal_parser.add_argument(
+        "--cards",
+        type=options.cards_per_hand(0),
+        default=HAND_SIZE,
+        metavar="K",
         help=f"cards per hand, 0-{HAND_SIZE} (default {HAND_SIZE})",
-    )  # fmt: skip
-    deal_parser.add_argument("--leader", type=int, choices=(0, 1, 2), default=0,
-                             help="the seat to lead (default 0)")
+    )
+    deal_parser.add_argument(
+        "--leader", type=int, choices=(0, 1, 2), default=0, help="the seat to lead (default 0)"
+    )
     analysis_commands.register(add)
     batch_commands.register(add)
     play_commands.register(add)

@@ -71,7 +71,9 @@ class SeatAgainstBots(MatchObserver):
             other = (seat + offset) % SEATS
             self.names[other] = f"seat {other} ({name})"
             self.labels[other] = name if bots[0] != bots[1] else f"seat {other} {name}"
-            self.players[other] = make_bot(name, **(bot_options or {}) if name.startswith("pimc") else {})
+            self.players[other] = make_bot(
+                name, **(bot_options or {}) if name.startswith("pimc") else {}
+            )
         self.seed = secrets.randbits(32) if seed is None else checks.seed(seed)
         master = random.Random(self.seed)
         self.first_dealer = master.randrange(SEATS)
@@ -85,8 +87,7 @@ class SeatAgainstBots(MatchObserver):
 
     def new_match(self, target: int) -> Match:
         """The match to ``target`` the seed gives, with this seat's players."""
-        return Match(self.players, target, self.first_dealer, seed=self.deals_seed,
-                     observer=self)  # fmt: skip
+        return Match(self.players, target, self.first_dealer, seed=self.deals_seed, observer=self)
 
     def hand_started(self, number, dealer, position, scores) -> None:
         self.start, self.moves, self.hand_number = position, [], number
@@ -146,9 +147,11 @@ class TerminalGame(SeatAgainstBots):
     def play(self) -> MatchResult | None:
         """Play the match to its end (its result), or until the user leaves (None);
         Ctrl-C shows the score and goes on up."""
-        self.say(f"Coins to {self.match.target} points, seed {self.seed}. You are seat "
-                 f"{self.seat}, {self.names[(self.seat + 1) % SEATS]} on your left, "
-                 f"{self.names[(self.seat + 2) % SEATS]} on your right.")  # fmt: skip
+        self.say(
+            f"Coins to {self.match.target} points, seed {self.seed}. You are seat "
+            f"{self.seat}, {self.names[(self.seat + 1) % SEATS]} on your left, "
+            f"{self.names[(self.seat + 2) % SEATS]} on your right."
+        )
         self.say("Type a card (AO, 7s, ...), hint or ?, quit.")
         try:
             result = self.match.play()
@@ -160,22 +163,35 @@ class TerminalGame(SeatAgainstBots):
             raise
         winner = self.names[result.winner]
         verb = "win" if result.winner == self.seat else "wins"
-        self.say(Text(f"{winner.capitalize()} {verb} the match, {self._scores(result.scores)}, "
-                      f"after {result.number_of_hands} hand(s).", style="bold"))  # fmt: skip
+        self.say(
+            Text(
+                f"{winner.capitalize()} {verb} the match, {self._scores(result.scores)}, "
+                f"after {result.number_of_hands} hand(s).",
+                style="bold",
+            )
+        )
         return result
 
     def hand_started(self, number, dealer, position, scores) -> None:
         super().hand_started(number, dealer, position, scores)
         leader = self.names[position.leader]
         self.say("")
-        self.say(Text(f"Hand {number}: {self.names[dealer]} dealt, {leader} to lead. "
-                      f"Score {self._scores(scores)}.", style="bold"))  # fmt: skip
+        self.say(
+            Text(
+                f"Hand {number}: {self.names[dealer]} dealt, {leader} to lead. "
+                f"Score {self._scores(scores)}.",
+                style="bold",
+            )
+        )
 
     def card_played(self, played: CardPlayed) -> None:
         super().card_played(played)
         if played.seat != self.seat:
-            self.say(Text.assemble(f"{self.names[played.seat]} plays ",
-                                   render.card_text(played.card), "."))  # fmt: skip
+            self.say(
+                Text.assemble(
+                    f"{self.names[played.seat]} plays ", render.card_text(played.card), "."
+                )
+            )
         if played.winner is not None:
             cards = self._trick_text(played.before.leader, played.before.trick + (played.card,))
             coins = f"{played.points} Coin{'' if played.points == 1 else 's'}"
@@ -185,9 +201,14 @@ class TerminalGame(SeatAgainstBots):
         if played.after.is_terminal or max(played.scores) >= self.match.target:
             points = tuple(s - b for s, b in zip(played.scores, self.hand_scores))
             how = "over" if played.after.is_terminal else "stopped at the target"
-            self.say(Text(f"Hand {played.hand} {how}: points this hand {self._scores(points)}; "
-                          f"match score {self._scores(played.scores)} "
-                          f"(target {self.match.target}).", style="bold"))  # fmt: skip
+            self.say(
+                Text(
+                    f"Hand {played.hand} {how}: points this hand {self._scores(points)}; "
+                    f"match score {self._scores(played.scores)} "
+                    f"(target {self.match.target}).",
+                    style="bold",
+                )
+            )
 
     # ----- the user's turn --------------------------------------------------------------
 
@@ -211,8 +232,10 @@ class TerminalGame(SeatAgainstBots):
             try:
                 card = Card.parse(word.upper())
             except NotationError:
-                self.say(f'"{word}" is not a card: rank (A K N J 9-2) then suit (C O S B), '
-                         "e.g. AO or 7s.")  # fmt: skip
+                self.say(
+                    f'"{word}" is not a card: rank (A K N J 9-2) then suit (C O S B), '
+                    "e.g. AO or 7s."
+                )
                 continue
             if not position.hands[seat] >> card & 1:
                 held = " ".join(str(c) for c in cards_in(position.hands[seat]))
@@ -226,10 +249,13 @@ class TerminalGame(SeatAgainstBots):
         return card
 
     def _show(self, position: Position) -> None:
-        scores = ", ".join(f"{self.labels[s]} {self.scores[s]} ({position.taken[s]})"
-                           for s in range(SEATS))  # fmt: skip
-        self.say(f"Hand {self.hand_number}, trick {len(self.moves) // 3 + 1}. "
-                 f"Score (this hand): {scores}.")  # fmt: skip
+        scores = ", ".join(
+            f"{self.labels[s]} {self.scores[s]} ({position.taken[s]})" for s in range(SEATS)
+        )
+        self.say(
+            f"Hand {self.hand_number}, trick {len(self.moves) // 3 + 1}. "
+            f"Score (this hand): {scores}."
+        )
         if position.trick:
             table = self._trick_text(position.leader, position.trick)
             self.say(Text.assemble("On the table: ", table, "."))
@@ -239,15 +265,18 @@ class TerminalGame(SeatAgainstBots):
 
     def _hint(self) -> None:
         match = MatchState(self.match.target, self.hand_scores)
-        result = hint(self.view(), rng=self.hint_rng, match=match, points=True,
-                      **self.hint_options)  # fmt: skip
+        result = hint(self.view(), rng=self.hint_rng, match=match, points=True, **self.hint_options)
         self.console.print(render.hint_table(result, match=True, width=self.console.width))
         note = render.ranking_note(result)
         if note is not None:
             self.console.print(note)
-        self.say(Text(f"win: your chance of winning the match; points: your points to come "
-                      f"({result.samples} sampled deals); best: how often it was best.",
-                      style="dim"))  # fmt: skip
+        self.say(
+            Text(
+                f"win: your chance of winning the match; points: your points to come "
+                f"({result.samples} sampled deals); best: how often it was best.",
+                style="dim",
+            )
+        )
 
     def _ask(self, prompt: str) -> str:
         """One line from the user, stripped; the end of the input leaves the game."""

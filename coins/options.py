@@ -44,14 +44,19 @@ def argument_type(convert: Callable[[str], object], check: Callable, kind: str, 
 
 def whole_number(name: str, low: int = 1, high: int | None = None):
     """A whole number from ``low`` to ``high`` (``checks.whole_number``)."""
-    return argument_type(int, lambda value: checks.whole_number(value, name, low, high),
-                         "a whole number", name)  # fmt: skip
+    return argument_type(
+        int, lambda value: checks.whole_number(value, name, low, high), "a whole number", name
+    )
 
 
 def seconds(name: str = "the time limit", zero_means_none: bool = False):
     """Seconds above 0 (or 0: no limit), at most ``checks.MAX_SECONDS``."""
-    return argument_type(float, lambda value: checks.seconds(value, name, zero_means_none),
-                         "a number of seconds", name)  # fmt: skip
+    return argument_type(
+        float,
+        lambda value: checks.seconds(value, name, zero_means_none),
+        "a number of seconds",
+        name,
+    )
 
 
 seed = whole_number("the seed", 0, checks.MAX_SEED)
@@ -61,9 +66,11 @@ megabytes = argument_type(int, check_megabytes, "a whole number", "the table siz
 def input_file(name: str):
     """A file that can be read, or ``-`` for standard input."""
     return argument_type(
-        str, lambda path: path if path == "-" else str(checks.input_file(path, name)), "a file",
+        str,
+        lambda path: path if path == "-" else str(checks.input_file(path, name)),
+        "a file",
         name,
-    )  # fmt: skip
+    )
 
 
 graph_file = argument_type(str, lambda path: str(check_graph_file(path)), "a file", "the graph")
@@ -88,27 +95,33 @@ def _three_numbers(text: str) -> tuple[int, ...]:
 scores = argument_type(
     _three_numbers,
     lambda values: tuple(checks.whole_number(v, "a score", 0, MAX_TARGET - 1) for v in values),
-    "three whole numbers A,B,C", "the scores",
-)  # fmt: skip
+    "three whole numbers A,B,C",
+    "the scores",
+)
 
 
 def add_match(parser: argparse.ArgumentParser, what: str) -> None:
     """``--target T`` and ``--scores A,B,C``: ``what`` is valued for that match."""
     parser.add_argument(
-        "--target", type=target, metavar="T",
+        "--target",
+        type=target,
+        metavar="T",
         help=f"{what} for a match to T points: each seat's chance of winning it (at most "
-             f"{MAX_TARGET:,})",
-    )  # fmt: skip
+        f"{MAX_TARGET:,})",
+    )
     parser.add_argument(
-        "--scores", type=scores, metavar="A,B,C",
+        "--scores",
+        type=scores,
+        metavar="A,B,C",
         help="with --target: the match scores of seats 0, 1, 2 when the hand began "
-             "(default 0,0,0; the points taken in the hand add to them)",
-    )  # fmt: skip
+        "(default 0,0,0; the points taken in the hand add to them)",
+    )
     add_check(parser, match_state)
 
 
-def add_check(parser: argparse.ArgumentParser, check: Callable[[argparse.Namespace], object]
-              ) -> None:
+def add_check(
+    parser: argparse.ArgumentParser, check: Callable[[argparse.Namespace], object]
+) -> None:
     """Have ``coins.cli.main`` run ``check(args)`` before any work, after the checks
     added before it; it raises a ``CoinsError`` to refuse the command line."""
     earlier = parser.get_default("check")
@@ -116,18 +129,24 @@ def add_check(parser: argparse.ArgumentParser, check: Callable[[argparse.Namespa
     parser.set_defaults(check=both)
 
 
-def add_force(parser: argparse.ArgumentParser, what: str,
-              paths: Callable[[argparse.Namespace], list]) -> None:
+def add_force(
+    parser: argparse.ArgumentParser, what: str, paths: Callable[[argparse.Namespace], list]
+) -> None:
     """``--force``: without it, the files among ``paths(args)`` that exist already are
     refused before any work, rather than replaced by ``what``."""
-    parser.add_argument("--force", action="store_true",
-                        help=f"replace files that exist already with {what} (refused without it)")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help=f"replace files that exist already with {what} (refused without it)",
+    )
 
     def refuse_existing(args: argparse.Namespace) -> None:
         existing = [str(path) for path in paths(args) if Path(path).is_file()]
         if existing and not args.force:
-            raise PathError(f"{', '.join(existing)} exist{'s' if len(existing) == 1 else ''} "
-                            "already: give --force to replace")
+            raise PathError(
+                f"{', '.join(existing)} exist{'s' if len(existing) == 1 else ''} "
+                "already: give --force to replace"
+            )
 
     add_check(parser, refuse_existing)
 
@@ -145,10 +164,14 @@ def add_limits(parser: argparse.ArgumentParser, what: str) -> None:
     """``--max-nodes N`` and ``--time-limit SEC``, which stop ``what`` (the search when empty)."""
     what = f" {what}" if what else ""
     parser.add_argument(
-        "--max-nodes", type=whole_number("the node limit", 1, checks.MAX_NODES), metavar="N",
+        "--max-nodes",
+        type=whole_number("the node limit", 1, checks.MAX_NODES),
+        metavar="N",
         help=f"stop{what} after N solver nodes (at most {checks.shown(checks.MAX_NODES)})",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--time-limit", type=seconds(), metavar="SEC",
+        "--time-limit",
+        type=seconds(),
+        metavar="SEC",
         help=f"stop{what} after SEC seconds (at most {checks.MAX_SECONDS:,})",
-    )  # fmt: skip
+    )

@@ -22,11 +22,11 @@ from analysis.arena import MAX_DEALS, DuplicateResult, MatchesResult, duplicate,
 from analysis.bots import BOTS, PIMC_SAMPLES, PIMC_TIME_LIMIT
 from analysis.hint import (
     DEFAULT_EVALUATION,
-    EVALUATIONS,
     DEFAULT_HORIZON,
     DEFAULT_SAMPLER,
     DEFAULT_SAMPLES,
     DEFAULT_TIME_LIMIT,
+    EVALUATIONS,
     MAX_SAMPLES,
     SAMPLERS,
 )
@@ -73,18 +73,28 @@ def _print_hint(answer: api.HintAnswer) -> None:
     result = answer.result
     console = Console()
     console.print(f"View {answer.view}")
-    console.print(render.hint_table(result, answer.context, match=result.match is not None,
-                                    width=console.width))  # fmt: skip
-    what = ("mean: own points, everyone for themselves" if result.mode == "maxn"
-            else "mean: guaranteed points") + " from here on"  # fmt: skip
+    console.print(
+        render.hint_table(
+            result, answer.context, match=result.match is not None, width=console.width
+        )
+    )
+    what = (
+        "mean: own points, everyone for themselves"
+        if result.mode == "maxn"
+        else "mean: guaranteed points"
+    ) + " from here on"
     if result.match is not None:
         state = result.match
-        what = (f"win: the chance of winning the match to {state.target} (scores "
-                f"{','.join(map(str, state.scores))} when the hand began), everyone playing for "
-                "it; points: own points from here on, everyone for themselves")  # fmt: skip
-    how = ("estimated by a search of the next trick and a network trained on exact values"
-           if result.evaluation == "search"
-           else f"by greedy play to {DEFAULT_HORIZON} cards a hand, then exactly")  # fmt: skip
+        what = (
+            f"win: the chance of winning the match to {state.target} (scores "
+            f"{','.join(map(str, state.scores))} when the hand began), everyone playing for "
+            "it; points: own points from here on, everyone for themselves"
+        )
+    how = (
+        "estimated by a search of the next trick and a network trained on exact values"
+        if result.evaluation == "search"
+        else f"by greedy play to {DEFAULT_HORIZON} cards a hand, then exactly"
+    )
     tied = result.tied
     console.print(
         Text(
@@ -102,8 +112,12 @@ def _print_hint(answer: api.HintAnswer) -> None:
     if note is not None:
         console.print(note)
     if result.interrupted:
-        console.print(Text(f"Stopped by Ctrl-C: the ranking is of the {result.samples} deals "
-                           "valued by then.", style="bold"))
+        console.print(
+            Text(
+                f"Stopped by Ctrl-C: the ranking is of the {result.samples} deals valued by then.",
+                style="bold",
+            )
+        )
 
 
 def match_command(args: argparse.Namespace) -> None:
@@ -141,17 +155,29 @@ def match_command(args: argparse.Namespace) -> None:
         if args.matches is not None:
             raise CoinsError("--matches counts whole matches: give their target with --target T")
         if args.start_scores is not None:
-            raise CoinsError("--start-scores start whole matches: give their target with --target T")
+            raise CoinsError(
+                "--start-scores start whole matches: give their target with --target T"
+            )
         hands = 10 if args.hands is None else args.hands
-        result = _with_progress(args, "hands", hands * 3, duplicate, args.seats, hands,
-                                args.seed, options=options)  # fmt: skip
+        result = _with_progress(
+            args, "hands", hands * 3, duplicate, args.seats, hands, args.seed, options=options
+        )
     else:
         if args.hands is not None:
             raise CoinsError("with --target, count matches with --matches M, not --hands")
         count = 10 if args.matches is None else args.matches
-        result = _with_progress(args, "matches", count * 3, matches, args.seats, count,
-                                args.target, args.seed, options=options,
-                                start_scores=args.start_scores or (0, 0, 0))  # fmt: skip
+        result = _with_progress(
+            args,
+            "matches",
+            count * 3,
+            matches,
+            args.seats,
+            count,
+            args.target,
+            args.seed,
+            options=options,
+            start_scores=args.start_scores or (0, 0, 0),
+        )
     if args.json:
         print(json.dumps(result.to_json()))
     elif args.target is None:
@@ -170,8 +196,11 @@ def _with_progress(args, unit: str, total: int, play, *arguments, **options):
             return play(*arguments, **options)
         with Progress(console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task(unit, total=total)
-            return play(*arguments, **options,
-                        progress=lambda done, _: progress.update(task, completed=done))  # fmt: skip
+            return play(
+                *arguments,
+                **options,
+                progress=lambda done, _: progress.update(task, completed=done),
+            )
     except Interrupted as stop:
         return stop.result
 
@@ -232,8 +261,10 @@ def _stopped(result: DuplicateResult | MatchesResult, unit: str) -> str:
     """What a run stopped by Ctrl-C counted, so a cut-short one is not taken for whole."""
     if not result.interrupted:
         return ""
-    return (f"; stopped by Ctrl-C: the {unit}s played in every seating by then (a {unit} "
-            "cut short is left out)")
+    return (
+        f"; stopped by Ctrl-C: the {unit}s played in every seating by then (a {unit} "
+        "cut short is left out)"
+    )
 
 
 def play_command(args: argparse.Namespace) -> None:
@@ -253,10 +284,16 @@ def play_command(args: argparse.Namespace) -> None:
     stop at their time limits, so what they choose may vary with the load.
     """
     game = TerminalGame(
-        Console(highlight=False), _keyboard_lines(), seat=args.seat, bots=args.bots,
-        target=args.target, seed=args.seed, hints=args.hints, echo=not sys.stdin.isatty(),
+        Console(highlight=False),
+        _keyboard_lines(),
+        seat=args.seat,
+        bots=args.bots,
+        target=args.target,
+        seed=args.seed,
+        hints=args.hints,
+        echo=not sys.stdin.isatty(),
         hint_options={"samples": args.hint_samples, "time_limit": args.hint_time_limit},
-    )  # fmt: skip
+    )
     game.play()
 
 
@@ -290,74 +327,107 @@ def register(add) -> None:
     """Add the hint, match and play commands through ``coins.cli``'s ``add(name, function)``."""
     hint_parser = add("hint", hint_command)
     hint_parser.add_argument(
-        "view", nargs="+", metavar="VIEW",
+        "view",
+        nargs="+",
+        metavar="VIEW",
         help='the view, quoted: "? KNJ7543.96.AN874.96 ? 0 - | JO" (or a position or record)',
-    )  # fmt: skip
+    )
     hint_parser.add_argument(
-        "--samples", type=SAMPLES, default=DEFAULT_SAMPLES, metavar="N",
+        "--samples",
+        type=SAMPLES,
+        default=DEFAULT_SAMPLES,
+        metavar="N",
         help=f"deals to sample at most (default {DEFAULT_SAMPLES}, at most {MAX_SAMPLES:,})",
-    )  # fmt: skip
+    )
     hint_parser.add_argument(
-        "--time-limit", type=SECONDS_OR_NONE, default=DEFAULT_TIME_LIMIT, metavar="SEC",
+        "--time-limit",
+        type=SECONDS_OR_NONE,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SEC",
         help=f"stop sampling after SEC seconds (default {DEFAULT_TIME_LIMIT}; 0: no limit)",
-    )  # fmt: skip
-    hint_parser.add_argument("--seed", type=options.seed,
-                             help="random seed, 0 to 2^64-1 (same seed, same samples)")
+    )
     hint_parser.add_argument(
-        "--mode", choices=("maxn", "paranoid"), default="maxn",
+        "--seed", type=options.seed, help="random seed, 0 to 2^64-1 (same seed, same samples)"
+    )
+    hint_parser.add_argument(
+        "--mode",
+        choices=("maxn", "paranoid"),
+        default="maxn",
         help="maxn: own points, everyone for themselves (default); paranoid: guaranteed points",
-    )  # fmt: skip
+    )
     hint_parser.add_argument(
-        "--sampler", choices=SAMPLERS, default=DEFAULT_SAMPLER,
+        "--sampler",
+        choices=SAMPLERS,
+        default=DEFAULT_SAMPLER,
         help=f"uniform deals, or weighted by the likelihood of the other seats' plays "
         f"(default {DEFAULT_SAMPLER})",
-    )  # fmt: skip
+    )
     options.add_match(hint_parser, "rank the cards")
     hint_parser.add_argument(
-        "--evaluation", choices=EVALUATIONS, default=DEFAULT_EVALUATION,
+        "--evaluation",
+        choices=EVALUATIONS,
+        default=DEFAULT_EVALUATION,
         help="how a card is valued in a sampled deal beyond exact reach: playout (greedy play, "
         f"then exact) or search (the learned estimate); default {DEFAULT_EVALUATION}",
-    )  # fmt: skip
+    )
     hint_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a table"
     )
 
     match_parser = add("match", match_command)
     match_parser.add_argument(
-        "--seats", nargs=3, choices=BOTS, default=["pimc", "greedy", "random"], metavar="BOT",
-        help="the three bots: random, greedy, pimc, pimc-points (default pimc "
-             "greedy random)",
-    )  # fmt: skip
+        "--seats",
+        nargs=3,
+        choices=BOTS,
+        default=["pimc", "greedy", "random"],
+        metavar="BOT",
+        help="the three bots: random, greedy, pimc, pimc-points (default pimc greedy random)",
+    )
     match_parser.add_argument(
-        "--hands", type=HANDS, metavar="N",
+        "--hands",
+        type=HANDS,
+        metavar="N",
         help="without --target: deals to play, each once per rotation of the bots (default 10, "
         f"at most {MAX_DEALS:,})",
-    )  # fmt: skip
+    )
     match_parser.add_argument(
-        "--target", type=TARGET, metavar="T",
+        "--target",
+        type=TARGET,
+        metavar="T",
         help=f"play whole matches to T points instead of single hands (at most {MAX_TARGET:,})",
-    )  # fmt: skip
+    )
     match_parser.add_argument(
-        "--matches", type=MATCHES, metavar="M",
+        "--matches",
+        type=MATCHES,
+        metavar="M",
         help="with --target: match seeds to play, each once per rotation of the bots: "
         f"3M matches (default 10, at most {MAX_DEALS:,})",
-    )  # fmt: skip
+    )
     match_parser.add_argument(
-        "--start-scores", type=options.scores, metavar="A,B,C",
+        "--start-scores",
+        type=options.scores,
+        metavar="A,B,C",
         help="with --target: start every match from these scores of seats 0, 1, 2 (each bot "
-             "sits each score as the bots rotate)",
-    )  # fmt: skip
-    match_parser.add_argument("--seed", type=options.seed,
-                              help="random seed (default: a new one, printed)")
+        "sits each score as the bots rotate)",
+    )
     match_parser.add_argument(
-        "--pimc-samples", type=SAMPLES, default=PIMC_SAMPLES, metavar="N",
+        "--seed", type=options.seed, help="random seed (default: a new one, printed)"
+    )
+    match_parser.add_argument(
+        "--pimc-samples",
+        type=SAMPLES,
+        default=PIMC_SAMPLES,
+        metavar="N",
         help=f"pimc: deals sampled per decision at most (default {PIMC_SAMPLES})",
-    )  # fmt: skip
+    )
     match_parser.add_argument(
-        "--pimc-time-limit", type=SECONDS_OR_NONE, default=PIMC_TIME_LIMIT, metavar="SEC",
+        "--pimc-time-limit",
+        type=SECONDS_OR_NONE,
+        default=PIMC_TIME_LIMIT,
+        metavar="SEC",
         help=f"pimc: seconds per decision (default {PIMC_TIME_LIMIT}; 0: no limit, fully "
-             "reproducible)",
-    )  # fmt: skip
+        "reproducible)",
+    )
     match_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a table"
     )
@@ -367,23 +437,36 @@ def register(add) -> None:
         "--seat", type=int, choices=(0, 1, 2), default=0, help="your seat (default 0)"
     )
     play_parser.add_argument(
-        "--bots", nargs=2, choices=BOTS, default=["greedy", "pimc"], metavar="BOT",
+        "--bots",
+        nargs=2,
+        choices=BOTS,
+        default=["greedy", "pimc"],
+        metavar="BOT",
         help="the bots on your left and your right: random, greedy, pimc (plays for the match), "
-             "pimc-points (default greedy pimc)",
-    )  # fmt: skip
+        "pimc-points (default greedy pimc)",
+    )
     play_parser.add_argument(
-        "--target", type=TARGET, default=DEFAULT_TARGET, metavar="T",
+        "--target",
+        type=TARGET,
+        default=DEFAULT_TARGET,
+        metavar="T",
         help=f"points that win the match (default {DEFAULT_TARGET}, at most {MAX_TARGET:,})",
-    )  # fmt: skip
+    )
     play_parser.add_argument(
         "--seed", type=options.seed, help="random seed for the deals (default: a new one, printed)"
     )
     play_parser.add_argument("--hints", action="store_true", help="show the hint at every turn")
     play_parser.add_argument(
-        "--hint-samples", type=SAMPLES, default=DEFAULT_SAMPLES, metavar="N",
+        "--hint-samples",
+        type=SAMPLES,
+        default=DEFAULT_SAMPLES,
+        metavar="N",
         help=f"hint: deals to sample at most (default {DEFAULT_SAMPLES})",
-    )  # fmt: skip
+    )
     play_parser.add_argument(
-        "--hint-time-limit", type=SECONDS_OR_NONE, default=DEFAULT_TIME_LIMIT, metavar="SEC",
+        "--hint-time-limit",
+        type=SECONDS_OR_NONE,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SEC",
         help=f"hint: seconds at most (default {DEFAULT_TIME_LIMIT}; 0: no limit)",
-    )  # fmt: skip
+    )

@@ -16,9 +16,9 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from solver.cards import SEATS, SUIT_LETTERS, SUIT_NAMES, Card, format_hand
 from analysis.estimate import Estimate
 from solver import MatchState, MatchValues, SolveResult
+from solver.cards import SEATS, SUIT_LETTERS, SUIT_NAMES, Card, format_hand
 from solver.position import Position
 
 SUIT_STYLES = ("red", "yellow", "blue", "green")
@@ -57,8 +57,9 @@ def hands_table(
     for seat in range(SEATS):
         moving = seat == position.to_move and not position.is_terminal
         label = f"{seat} to move" if moving else str(seat)
-        table.add_row(label, *suit_cells(position.hands[seat]),
-                      *(cells[seat] for cells in extra.values()))  # fmt: skip
+        table.add_row(
+            label, *suit_cells(position.hands[seat]), *(cells[seat] for cells in extra.values())
+        )
     return table
 
 
@@ -152,23 +153,37 @@ def match_texts(match: MatchValues | None, estimate: Estimate | None) -> list[Re
     if match.card_chances:
         parts += [
             Text(""),
-            Text(f"Seat {mover}'s cards and the chances of seats 0-1-2 to win the match after "
-                 f"each, in % ({OPTIMAL_MARK} the card played for the match)", style="bold"),
-            card_values_table({card: chances_text(chances)
-                               for card, chances in match.card_chances.items()}, [match.best]),
-        ]  # fmt: skip
+            Text(
+                f"Seat {mover}'s cards and the chances of seats 0-1-2 to win the match after "
+                f"each, in % ({OPTIMAL_MARK} the card played for the match)",
+                style="bold",
+            ),
+            card_values_table(
+                {card: chances_text(chances) for card, chances in match.card_chances.items()},
+                [match.best],
+            ),
+        ]
     elif estimate is not None:
         parts += [
             Text(""),
-            Text(f"Estimated, not proven: seat {mover}'s cards and the chances of seats 0-1-2 "
-                 f"to win the match after each, in % ({OPTIMAL_MARK} the estimate's choice)",
-                 style="bold"),
-            card_values_table({card: chances_text(chances, True)
-                               for card, chances in estimate.card_results.items()},
-                              [estimate.best]),
-            Text(f"Estimate: searched {estimate.depth} trick(s) ahead, then a network's points "
-                 "turned into chances; the next hands from the table.", style="dim"),
-        ]  # fmt: skip
+            Text(
+                f"Estimated, not proven: seat {mover}'s cards and the chances of seats 0-1-2 "
+                f"to win the match after each, in % ({OPTIMAL_MARK} the estimate's choice)",
+                style="bold",
+            ),
+            card_values_table(
+                {
+                    card: chances_text(chances, True)
+                    for card, chances in estimate.card_results.items()
+                },
+                [estimate.best],
+            ),
+            Text(
+                f"Estimate: searched {estimate.depth} trick(s) ahead, then a network's points "
+                "turned into chances; the next hands from the table.",
+                style="dim",
+            ),
+        ]
     if match.line:
         parts += [
             Text(""),
@@ -180,9 +195,12 @@ def match_texts(match: MatchValues | None, estimate: Estimate | None) -> list[Re
 
 def match_legend(state: MatchState) -> Text:
     """What the ``win`` column means."""
-    return Text(f"Win: each seat's chance of winning the match to {state.target} (scores "
-                f"{','.join(map(str, state.scores))} when the hand began), every seat playing "
-                "for it; after this hand, the model of the next hands (RULES.md).", style="dim")
+    return Text(
+        f"Win: each seat's chance of winning the match to {state.target} (scores "
+        f"{','.join(map(str, state.scores))} when the hand began), every seat playing "
+        "for it; after this hand, the model of the next hands (RULES.md).",
+        style="dim",
+    )
 
 
 def win_column(match: MatchValues | None, estimate: Estimate | None) -> list[str] | None:
@@ -225,8 +243,12 @@ def line_table(position: Position, line: Sequence[Card]) -> Table:
     return table
 
 
-def hint_table(entries: Sequence, context: Mapping[Card, object] | None = None,
-               match: bool = False, width: int | None = None) -> Table:  # fmt: skip
+def hint_table(
+    entries: Sequence,
+    context: Mapping[Card, object] | None = None,
+    match: bool = False,
+    width: int | None = None,
+) -> Table:
     """A hint's cards, best first: mean points, standard error, how often best,
     how far behind the best card (deal by deal; ``=`` when that is within the
     noise, tied) and on how many deals; ``context`` adds a column of open-hand
@@ -235,8 +257,14 @@ def hint_table(entries: Sequence, context: Mapping[Card, object] | None = None,
     columns the deals, then how often best, then the standard error are left
     out rather than any figure cut."""
     scale, unit = (100, "%") if match else (1, "")
-    columns = {"card": [], "win" if match else "mean": [], "± stderr": [], "best": [], "behind": [],
-               "deals": []}  # fmt: skip
+    columns = {
+        "card": [],
+        "win" if match else "mean": [],
+        "± stderr": [],
+        "best": [],
+        "behind": [],
+        "deals": [],
+    }
     if match and entries[0].points is not None:
         columns["points"] = []
     if context is not None:
@@ -269,7 +297,7 @@ def hint_table(entries: Sequence, context: Mapping[Card, object] | None = None,
 def ranking_note(entries: Sequence) -> Text | None:
     """Why a card ranks above one with a higher mean, when one does, in plain words."""
     for number, higher in enumerate(entries):
-        for lower in entries[number + 1:]:
+        for lower in entries[number + 1 :]:
             if lower.mean > higher.mean + 1e-9:
                 return Text(
                     f"{lower.card} ranks below {higher.card} although its mean is higher: cards "
@@ -277,15 +305,14 @@ def ranking_note(entries: Sequence) -> Text | None:
                     f"{lower.card}'s mean is over its {lower.samples} deals only (it left "
                     f"contention once clearly behind), {higher.card}'s over {higher.samples}.",
                     style="dim",
-                )  # fmt: skip
+                )
     return None
 
 
 def _hint_rows(entries: Sequence, columns: Mapping[str, list[str]]) -> Table:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
     for heading in columns:
-        table.add_column(heading, justify="left" if heading == "card" else "right",
-                         no_wrap=True)  # fmt: skip
+        table.add_column(heading, justify="left" if heading == "card" else "right", no_wrap=True)
     for number, entry in enumerate(entries):
         row = [cells[number] for cells in columns.values()]
         table.add_row(card_text(entry.card), *row[1:], style="bold" if entry.tied else None)
@@ -304,25 +331,41 @@ def estimate_texts(estimate: Estimate) -> list[RenderableType]:
     values = {card: list(result) for card, result in estimate.card_results.items()}
     if estimate.exact:
         return [
-            Text(f"Seat {mover}'s cards and the points of seats 0-1-2 after each, all "
-                 f"playing for themselves ({OPTIMAL_MARK} the card the equilibrium plays)",
-                 style="bold"),
+            Text(
+                f"Seat {mover}'s cards and the points of seats 0-1-2 after each, all "
+                f"playing for themselves ({OPTIMAL_MARK} the card the equilibrium plays)",
+                style="bold",
+            ),
             card_values_table(values, [estimate.best]),
-        ]  # fmt: skip
+        ]
     return [
-        Text(f"Estimated, not proven: seat {mover}'s cards and the points of seats 0-1-2 "
-             f"after each, all playing for themselves ({OPTIMAL_MARK} the estimate's choice)",
-             style="bold"),
+        Text(
+            f"Estimated, not proven: seat {mover}'s cards and the points of seats 0-1-2 "
+            f"after each, all playing for themselves ({OPTIMAL_MARK} the estimate's choice)",
+            style="bold",
+        ),
         card_values_table(values, [estimate.best]),
-        Text(f"Estimate: max^n searched {estimate.depth} trick(s) ahead, then a network "
-             f"trained on exact values; {estimate.seconds:.2f} s.", style="dim"),
-    ] + ([Text(f"The contenders for best searched {estimate.depth + 1} tricks ahead: "
-               f"{' '.join(map(str, estimate.deeper))}.", style="dim")]
-         if estimate.deeper else [])  # fmt: skip
+        Text(
+            f"Estimate: max^n searched {estimate.depth} trick(s) ahead, then a network "
+            f"trained on exact values; {estimate.seconds:.2f} s.",
+            style="dim",
+        ),
+    ] + (
+        [
+            Text(
+                f"The contenders for best searched {estimate.depth + 1} tricks ahead: "
+                f"{' '.join(map(str, estimate.deeper))}.",
+                style="dim",
+            )
+        ]
+        if estimate.deeper
+        else []
+    )
 
 
-def solve_report(result: SolveResult, estimate: Estimate | None = None,
-                 match_estimate: Estimate | None = None) -> Group:  # fmt: skip
+def solve_report(
+    result: SolveResult, estimate: Estimate | None = None, match_estimate: Estimate | None = None
+) -> Group:
     """Everything ``coins solve`` shows for people: hands, values, card values, lines,
     and the max^n ``estimate`` where the exact search did not finish (and the
     chances of winning the match, their ``match_estimate`` likewise)."""
@@ -351,30 +394,40 @@ def solve_report(result: SolveResult, estimate: Estimate | None = None,
         Text("The hand is over.") if position.is_terminal else trick_text(position),
     ]
     if paranoid:
-        parts.append(Text(
-            "Guaranteed: Coins sure to be won from here on against the other two.", style="dim"
-        ))
+        parts.append(
+            Text(
+                "Guaranteed: Coins sure to be won from here on against the other two.", style="dim"
+            )
+        )
     if maxn:
-        parts.append(Text(
-            "Max^n: Coins won from here on when every seat plays for itself.", style="dim"
-        ))
+        parts.append(
+            Text("Max^n: Coins won from here on when every seat plays for itself.", style="dim")
+        )
     if result.match is not None:
         parts.append(match_legend(result.match.state))
     if not result.exact:
         stopped = "was stopped (Ctrl-C)" if result.interrupted else "hit its node or time limit"
         intervals = paranoid and any(shown_interval(result, s) for s in range(SEATS))
-        parts.append(Text(
-            f"Not exact: the search {stopped}"
-            + ("; low-high is the proven interval." if intervals else "."), style="bold"
-        ))
+        parts.append(
+            Text(
+                f"Not exact: the search {stopped}"
+                + ("; low-high is the proven interval." if intervals else "."),
+                style="bold",
+            )
+        )
         wanted = []
         if paranoid:
             wanted += [("card values", result.card_values), ("optimal line", result.line)]
         if maxn:
-            wanted += [("max^n card results", result.card_results),
-                       ("equilibrium line", result.equilibrium_line)]
-        missing = [name for name, found in wanted
-                   if not found and not (estimate is not None and "max^n" in name)]
+            wanted += [
+                ("max^n card results", result.card_results),
+                ("equilibrium line", result.equilibrium_line),
+            ]
+        missing = [
+            name
+            for name, found in wanted
+            if not found and not (estimate is not None and "max^n" in name)
+        ]
         if missing and not position.is_terminal:
             parts.append(Text(f"Not reached: {', '.join(missing)}.", style="bold"))
     if result.card_values:
@@ -418,7 +471,10 @@ def solve_report(result: SolveResult, estimate: Estimate | None = None,
     parts += match_texts(result.match, match_estimate)
     parts += [
         Text(""),
-        Text(f"{'exact' if result.exact else 'not exact'}, {result.nodes:,} nodes, "
-             f"{result.seconds:.2f} s", style="dim"),
+        Text(
+            f"{'exact' if result.exact else 'not exact'}, {result.nodes:,} nodes, "
+            f"{result.seconds:.2f} s",
+            style="dim",
+        ),
     ]
     return Group(*parts)

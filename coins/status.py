@@ -17,8 +17,12 @@ def search_status():
     if not console.is_terminal:
         yield None
         return
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-               TextColumn("[dim]Ctrl-C stops"))  # fmt: skip
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        TextColumn("[dim]Ctrl-C stops"),
+    )
     with Progress(*columns, console=console, transient=True) as status:
         task = status.add_task("solving", total=None)
         yield lambda message: status.update(task, description=message)

@@ -29,13 +29,12 @@ from dataclasses import dataclass, field
 from rich import box
 from rich.table import Table
 
+from benchmarks.solver import short_number
 from solver import Position
 from solver.cards import popcount
 from solver.paranoid import ParanoidSearch, outcome_order
 from solver.policy import SearchPolicy
 from solver.table import TranspositionTable
-
-from benchmarks.solver import short_number
 
 from .proof_shape import HERE, parse_tests, run_tests, table_megabytes
 
@@ -49,8 +48,13 @@ DEFAULT_TRICKS = 3
 def new_search(cards: int) -> ParanoidSearch:
     """One thread, a fresh table with room for a whole proof, no budget, the
     real game only (not the relaxed game first: its order is what is measured)."""
-    return ParanoidSearch(TranspositionTable(table_megabytes(cards)), None, None, threads=1,
-                          policy=SearchPolicy(relaxed_game=False))
+    return ParanoidSearch(
+        TranspositionTable(table_megabytes(cards)),
+        None,
+        None,
+        threads=1,
+        policy=SearchPolicy(relaxed_game=False),
+    )
 
 
 @dataclass
@@ -80,8 +84,10 @@ class Driver:
         if settled(position, need):
             return need <= 0
         seat_moves = position.to_move == SEAT
-        children = [(child, need - (child.taken[SEAT] - position.taken[SEAT]))
-                    for child in map(position.play, outcome_order(position, SEAT))]
+        children = [
+            (child, need - (child.taken[SEAT] - position.taken[SEAT]))
+            for child in map(position.play, outcome_order(position, SEAT))
+        ]
         if self.oracle is not None:
             children = self._perfect_order(children, seat_moves)
         # the seat needs one card that holds, the pair one that does not
@@ -92,8 +98,11 @@ class Driver:
 
     def _perfect_order(self, children: list, seat_moves: bool) -> list:
         """The first deciding child alone, or every child when none decides."""
-        deciding = [i for i, (child, child_need) in enumerate(children)
-                    if self._oracle_holds(child, child_need) == seat_moves]
+        deciding = [
+            i
+            for i, (child, child_need) in enumerate(children)
+            if self._oracle_holds(child, child_need) == seat_moves
+        ]
         if not deciding:
             return children
         counts = self.first_decides["seat" if seat_moves else "pair"]
@@ -118,15 +127,20 @@ def run_test(position: Position, need: int, tricks: int) -> dict:
     boundary_cards = 3 * max(cards - tricks, 0)
     plain = new_search(cards)
     holds = plain.wins_at_least(position, SEAT, need)
-    record = {"position": str(position), "cards": cards, "need": need, "tricks": tricks,
-              "holds": holds, "search_nodes": plain.nodes}
+    record = {
+        "position": str(position),
+        "cards": cards,
+        "need": need,
+        "tricks": tricks,
+        "holds": holds,
+        "search_nodes": plain.nodes,
+    }
     del plain  # its table, before the drivers take two more
     for name, oracle in (("outcome_order", None), ("perfect_order", new_search(cards))):
         driver = Driver(new_search(cards), boundary_cards, oracle)
         if driver.holds(position, need) != holds:
             raise AssertionError(f"{name} disagrees with the search on {position}, need {need}")
-        record[name] = {"nodes": driver.search.nodes + driver.nodes,
-                        "driver_nodes": driver.nodes}
+        record[name] = {"nodes": driver.search.nodes + driver.nodes, "driver_nodes": driver.nodes}
         if oracle is not None:
             record[name]["oracle_nodes"] = oracle.nodes
             record[name]["first_decides"] = driver.first_decides
@@ -141,35 +155,62 @@ def share(counts: list[int]) -> str:
 def table(records: list[dict]) -> Table:
     """The tests for people: nodes three ways, and how often the outcome order's first card decides."""
     tricks = ", ".join(sorted({str(r["tricks"]) for r in records}))
-    out = Table(title=f"A test's nodes: as searched, and with the first {tricks} tricks in outcome "
-                      "or perfect order",
-                box=box.SIMPLE, pad_edge=False,
-                caption="gain: search / perfect. 1st: of the driver's nodes of the pair (of the seat) "
-                        "where some card decides, the share where the outcome order's first card "
-                        "does / how many")
-    for heading in ("cards", "need", "holds", "search", "outcome", "perfect", "gain",
-                    "pair 1st", "seat 1st"):
+    out = Table(
+        title=f"A test's nodes: as searched, and with the first {tricks} tricks in outcome "
+        "or perfect order",
+        box=box.SIMPLE,
+        pad_edge=False,
+        caption="gain: search / perfect. 1st: of the driver's nodes of the pair (of the seat) "
+        "where some card decides, the share where the outcome order's first card "
+        "does / how many",
+    )
+    for heading in (
+        "cards",
+        "need",
+        "holds",
+        "search",
+        "outcome",
+        "perfect",
+        "gain",
+        "pair 1st",
+        "seat 1st",
+    ):
         out.add_column(heading, justify="right")
     for r in records:
         perfect = r["perfect_order"]
-        out.add_row(str(r["cards"]), str(r["need"]), "yes" if r["holds"] else "no",
-                    short_number(r["search_nodes"]), short_number(r["outcome_order"]["nodes"]),
-                    short_number(perfect["nodes"]), f"{r['search_nodes'] / perfect['nodes']:.2f}",
-                    share(perfect["first_decides"]["pair"]), share(perfect["first_decides"]["seat"]))
+        out.add_row(
+            str(r["cards"]),
+            str(r["need"]),
+            "yes" if r["holds"] else "no",
+            short_number(r["search_nodes"]),
+            short_number(r["outcome_order"]["nodes"]),
+            short_number(perfect["nodes"]),
+            f"{r['search_nodes'] / perfect['nodes']:.2f}",
+            share(perfect["first_decides"]["pair"]),
+            share(perfect["first_decides"]["seat"]),
+        )
     return out
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(prog="python -m research.ordering_ceiling",
-                                     description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tricks", type=int, default=DEFAULT_TRICKS, metavar="T",
-                        help=f"tricks the driver plays itself (default {DEFAULT_TRICKS})")
+    parser = argparse.ArgumentParser(
+        prog="python -m research.ordering_ceiling",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--tricks",
+        type=int,
+        default=DEFAULT_TRICKS,
+        metavar="T",
+        help=f"tricks the driver plays itself (default {DEFAULT_TRICKS})",
+    )
     args, tests = parse_tests(parser, DEFAULT_TESTS, RESULTS, argv)
     if args.tricks < 1:
         parser.error(f"--tricks must be at least 1, not {args.tricks}")
-    return run_tests(tests, lambda position, need: run_test(position, need, args.tricks),
-                     args.output, table)
+    return run_tests(
+        tests, lambda position, need: run_test(position, need, args.tricks), args.output, table
+    )
 
 
 if __name__ == "__main__":

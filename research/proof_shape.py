@@ -23,7 +23,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -39,8 +38,7 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "proof_shape.json"
 _READ_SLOTS = 1 << 22  # slots ``cards_left`` reads at a time (64 MiB)
 # SIZE:INDEX:NEED, the value's two deciding tests of endings worth 2, 2, 1 and 2 to seat 0
-DEFAULT_TESTS = ("10:10:2", "10:10:3", "12:1:2", "12:1:3", "12:3:1", "12:3:2",
-                 "14:8:2", "14:8:3")
+DEFAULT_TESTS = ("10:10:2", "10:10:3", "12:1:2", "12:1:3", "12:3:1", "12:3:2", "14:8:2", "14:8:3")
 
 
 def table_megabytes(cards: int) -> int:
@@ -57,8 +55,12 @@ def cards_left(table: TranspositionTable) -> np.ndarray:
     shorter codes it passes (``solver._kernels._suit_code``). A block of
     slots at a time, so that reading a table of gigabytes takes little more
     memory."""
-    return np.concatenate([_cards_left(table.slots[start:start + _READ_SLOTS])
-                           for start in range(0, table.entries, _READ_SLOTS)])
+    return np.concatenate(
+        [
+            _cards_left(table.slots[start : start + _READ_SLOTS])
+            for start in range(0, table.entries, _READ_SLOTS)
+        ]
+    )
 
 
 def _cards_left(slots: np.ndarray) -> np.ndarray:
@@ -79,8 +81,9 @@ def run_test(position, need: int) -> dict:
     """One test of seat 0 in a fresh table, and the table's entries by cards left."""
     n = position.cards_per_hand
     table = TranspositionTable(table_megabytes(n))
-    search = ParanoidSearch(table, None, None, threads=1,
-                            policy=SearchPolicy(relaxed_game=False))  # the real game's proof
+    search = ParanoidSearch(
+        table, None, None, threads=1, policy=SearchPolicy(relaxed_game=False)
+    )  # the real game's proof
     holds = search.wins_at_least(position, 0, need)
     left = cards_left(table)
     levels, counts = np.unique(left, return_counts=True)
@@ -107,8 +110,10 @@ def parse_test(parser: argparse.ArgumentParser, suite: dict, text: str) -> tuple
         parser.error(f'test "{text}" is not SIZE:INDEX:NEED, e.g. 12:3:1')
     if size not in suite or not 0 <= index < len(suite[size]):
         sizes = ", ".join(f"{s} ({len(p)} endings)" for s, p in suite.items())
-        parser.error(f'test "{text}": the suite has no ending #{index} of {size} cards '
-                     f"(it has {sizes}; counted from 0)")
+        parser.error(
+            f'test "{text}": the suite has no ending #{index} of {size} cards '
+            f"(it has {sizes}; counted from 0)"
+        )
     if need < 1:
         parser.error(f'test "{text}": NEED must be at least 1 point')
     return suite[size][index], need
@@ -116,34 +121,70 @@ def parse_test(parser: argparse.ArgumentParser, suite: dict, text: str) -> tuple
 
 def table(records: list[dict]) -> Table:
     """The tests for people, with a warning for any table too full to keep its proof."""
-    caption = ("peak: the cards left where the proof stored most positions, and those "
-               "positions over C(n, k)**2, the ways the pair can have spent k cards each")
-    caption += "".join(f"; the table of the {r['cards']}-card test of {r['need']} was "
-                       f"{100 * r['table_load']:.0f}% full: its counts are low"
-                       for r in records if r["table_load"] > 0.25)
-    out = Table(title="Trick-boundary positions a proof stored, against C(2n, n)",
-                box=box.SIMPLE, pad_edge=False, caption=caption)
-    for heading in ("cards", "need", "holds", "nodes", "entries", "/ C(2n,n)", "peak at",
-                    "peak ratio"):
+    caption = (
+        "peak: the cards left where the proof stored most positions, and those "
+        "positions over C(n, k)**2, the ways the pair can have spent k cards each"
+    )
+    caption += "".join(
+        f"; the table of the {r['cards']}-card test of {r['need']} was "
+        f"{100 * r['table_load']:.0f}% full: its counts are low"
+        for r in records
+        if r["table_load"] > 0.25
+    )
+    out = Table(
+        title="Trick-boundary positions a proof stored, against C(2n, n)",
+        box=box.SIMPLE,
+        pad_edge=False,
+        caption=caption,
+    )
+    for heading in (
+        "cards",
+        "need",
+        "holds",
+        "nodes",
+        "entries",
+        "/ C(2n,n)",
+        "peak at",
+        "peak ratio",
+    ):
         out.add_column(heading, justify="right")
     for r in records:
         peak = max(r["by_cards_left"], key=r["by_cards_left"].get)
-        out.add_row(str(r["cards"]), str(r["need"]), "yes" if r["holds"] else "no",
-                    short_number(r["nodes"]), short_number(r["entries"]),
-                    f"{r['entries_per_spending']:.2f}", str(peak),
-                    f"{r['by_cards_left'][peak] / r['pair_spendings'][peak]:.2f}")
+        out.add_row(
+            str(r["cards"]),
+            str(r["need"]),
+            "yes" if r["holds"] else "no",
+            short_number(r["nodes"]),
+            short_number(r["entries"]),
+            f"{r['entries_per_spending']:.2f}",
+            str(peak),
+            f"{r['by_cards_left'][peak] / r['pair_spendings'][peak]:.2f}",
+        )
     return out
 
 
-def parse_tests(parser: argparse.ArgumentParser, default_tests: tuple[str, ...], results: Path,
-                argv: list[str] | None) -> tuple[argparse.Namespace, list[tuple]]:
+def parse_tests(
+    parser: argparse.ArgumentParser,
+    default_tests: tuple[str, ...],
+    results: Path,
+    argv: list[str] | None,
+) -> tuple[argparse.Namespace, list[tuple]]:
     """Add the SIZE:INDEX:NEED tests and ``--output`` to ``parser``, parse
     ``argv``, and read the tests (one-line usage errors for bad ones)."""
-    parser.add_argument("tests", nargs="*", metavar="SIZE:INDEX:NEED",
-                        help="ending INDEX (from 0) of the suite's SIZE-card ones: can seat 0 be "
-                             f"sure of NEED points? (default: {' '.join(default_tests)})")
-    parser.add_argument("--output", type=Path, metavar="PATH", default=results,
-                        help=f"where to save the JSON (default {results.relative_to(HERE.parent)})")
+    parser.add_argument(
+        "tests",
+        nargs="*",
+        metavar="SIZE:INDEX:NEED",
+        help="ending INDEX (from 0) of the suite's SIZE-card ones: can seat 0 be "
+        f"sure of NEED points? (default: {' '.join(default_tests)})",
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        metavar="PATH",
+        default=results,
+        help=f"where to save the JSON (default {results.relative_to(HERE.parent)})",
+    )
     args = parser.parse_args(argv)
     suite = read_suite()
     return args, [parse_test(parser, suite, text) for text in args.tests or default_tests]
@@ -167,8 +208,11 @@ def run_tests(tests: list[tuple], run: Callable, output: Path, people_table: Cal
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(prog="python -m research.proof_shape", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m research.proof_shape",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     args, tests = parse_tests(parser, DEFAULT_TESTS, RESULTS, argv)
     return run_tests(tests, run_test, args.output, table)
 

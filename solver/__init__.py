@@ -14,19 +14,19 @@ from .match import (
     HandResult,
     Match,
     MatchError,
-    MatchState,
     MatchObserver,
     MatchResult,
+    MatchState,
     PlayerError,
     RandomPlayer,
     lowest_card_player,
     random_player,
 )
 from .policy import SearchPolicy
-from .table import TranspositionTable
-from .solve import SolveResult, solve
 from .position import Position
 from .record import Record, RecordError, RecordMoveError
+from .solve import SolveResult, solve
+from .table import TranspositionTable
 from .winning import MatchValues, solve_match
 
 __all__ = [

@@ -78,6 +78,7 @@ def popcount(mask):
 def _count_trailing_zeros(typingctx, x):
     def codegen(context, builder, signature, args):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))  # 0: defined for 0 too
+
     return types.int64(types.int64), codegen
 
 
@@ -85,6 +86,7 @@ def _count_trailing_zeros(typingctx, x):
 def _count_ones(typingctx, x):
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
+
     return types.int64(types.int64), codegen
 
 
@@ -121,6 +123,7 @@ def _without_reference_count(typingctx, array):
         view.meminfo = cgutils.get_null_value(view.meminfo.type)  # nothing to count
         view.parent = cgutils.get_null_value(view.parent.type)
         return view._getvalue()
+
     return array(array), codegen
 
 
@@ -247,7 +250,6 @@ def _insert_move(moves, scores, ply, i, card, score):
     moves[ply, j + 1] = card
 
 
-
 # ----- the root position, the path and the play step ---------------------------
 
 # a search's root position, one int64 array (``root_array``): the three hands,
@@ -284,7 +286,13 @@ def _set_root(hands, leaders, n_trick, trick_cards, root):
 # ordered. A search adds its own rows from ``PATH_COMMON_ROWS`` on.
 PATH_HANDS, PATH_TRICK, PATH_TT_KEY, PATH_MOVES = 0, 3, 5, 7
 (
-    PATH_LEADER, PATH_N_TRICK, PATH_N_MOVES, PATH_MOVE_INDEX, PATH_TT_SLOT, PATH_ENTRY_NODES, PATH_SCORES,
+    PATH_LEADER,
+    PATH_N_TRICK,
+    PATH_N_MOVES,
+    PATH_MOVE_INDEX,
+    PATH_TT_SLOT,
+    PATH_ENTRY_NODES,
+    PATH_SCORES,
     PATH_COMMON_ROWS,
 ) = range(PATH_MOVES + MAX_MOVES, PATH_MOVES + MAX_MOVES + 8)
 
@@ -296,11 +304,18 @@ def path_views(path):
     move counts, move indices, table slots, node counts on entry, and the
     move scores."""
     return (
-        path[PATH_HANDS : PATH_HANDS + 3].T, path[PATH_TRICK : PATH_TRICK + 2].T,
-        path[PATH_TT_KEY : PATH_TT_KEY + 2].T, path[PATH_MOVES : PATH_MOVES + MAX_MOVES].T,
-        path[PATH_LEADER], path[PATH_N_TRICK], path[PATH_N_MOVES], path[PATH_MOVE_INDEX],
-        path[PATH_TT_SLOT], path[PATH_ENTRY_NODES], path[PATH_SCORES],
-    )  # fmt: skip
+        path[PATH_HANDS : PATH_HANDS + 3].T,
+        path[PATH_TRICK : PATH_TRICK + 2].T,
+        path[PATH_TT_KEY : PATH_TT_KEY + 2].T,
+        path[PATH_MOVES : PATH_MOVES + MAX_MOVES].T,
+        path[PATH_LEADER],
+        path[PATH_N_TRICK],
+        path[PATH_N_MOVES],
+        path[PATH_MOVE_INDEX],
+        path[PATH_TT_SLOT],
+        path[PATH_ENTRY_NODES],
+        path[PATH_SCORES],
+    )
 
 
 @njit_inline
@@ -316,8 +331,11 @@ def live_cards(hands, trick_cards, ply, nt):
 def last_trick(hands, leaders, ply):
     """The cards of the last trick, one card each left at ``ply``, in play order."""
     lead = leaders[ply]
-    return (bit_index(hands[ply, lead]), bit_index(hands[ply, (lead + 1) % 3]),
-            bit_index(hands[ply, (lead + 2) % 3]))
+    return (
+        bit_index(hands[ply, lead]),
+        bit_index(hands[ply, (lead + 1) % 3]),
+        bit_index(hands[ply, (lead + 2) % 3]),
+    )
 
 
 @njit_inline
@@ -509,7 +527,6 @@ def _absolute_card(relative, live):
     return bit_index(rest & -rest) if rest else -1
 
 
-
 # ----- the paranoid search --------------------------------------------------------
 #
 # A boolean alpha-beta over cards: can the searching seat p win at least
@@ -565,8 +582,18 @@ def paranoid_knobs(busy_min_cards, probe_min_cards):
 # the paranoid search's own rows of its ``path`` (``new_path``), after the
 # common ones: all that a paused search needs to go on exactly where it stopped
 (
-    PATH_NEED, PATH_EXCLUSIVE, PATH_DEFERRED, PATH_SECOND_PASS, PATH_BUSY_SLOT, PATH_BUSY_MARK, PATH_CHOICE,
-    PATH_PAUSED, PATH_GAME, PATH_PROBE, PATH_PROBE_NODES, PATH_ROWS,
+    PATH_NEED,
+    PATH_EXCLUSIVE,
+    PATH_DEFERRED,
+    PATH_SECOND_PASS,
+    PATH_BUSY_SLOT,
+    PATH_BUSY_MARK,
+    PATH_CHOICE,
+    PATH_PAUSED,
+    PATH_GAME,
+    PATH_PROBE,
+    PATH_PROBE_NODES,
+    PATH_ROWS,
 ) = range(PATH_COMMON_ROWS, PATH_COMMON_ROWS + 12)
 # PATH_GAME: the game each node is searched in: 0 (the real one), RELAXED or RANK_FREE;
 # PATH_PROBE: a pair node's current card, PROBING or PROBED (``PROBES``), and
@@ -706,7 +733,6 @@ def _mover(lead, nt, seat):
     return seat if nt == CHOOSER else (lead + nt) % 3
 
 
-
 # -- its table entries: bounds on the searching seat's points --
 
 
@@ -754,7 +780,9 @@ def _canonical_hands(hands, ply, seat, game):
     q = (seat + 1) % 3
     r = (seat + 2) % 3
     if game & RELAXED:
-        hands[ply, q], hands[ply, r] = canonical_pair(hands[ply, seat], hands[ply, q], hands[ply, r])
+        hands[ply, q], hands[ply, r] = canonical_pair(
+            hands[ply, seat], hands[ply, q], hands[ply, r]
+        )
     if game & RANK_FREE:
         hands[ply, seat], hands[ply, q], hands[ply, r] = rank_free_hands(
             hands[ply, seat], hands[ply, q], hands[ply, r]
@@ -762,7 +790,9 @@ def _canonical_hands(hands, ply, seat, game):
 
 
 @njit_inline
-def _tt_probe(tt, table_mask, stats, tt_slot, tt_key, entry_nodes, ply, key_a, key_b, live, target, nodes):
+def _tt_probe(
+    tt, table_mask, stats, tt_slot, tt_key, entry_nodes, ply, key_a, key_b, live, target, nodes
+):
     """Look up the boundary node at ``ply`` (key ``key_a``, ``key_b``): TRUE or
     FALSE when its entry's bounds decide ``target``; else OPEN and the card
     the entry holds (-1: none), the node keeping the entry, or a new one."""
@@ -771,7 +801,9 @@ def _tt_probe(tt, table_mask, stats, tt_slot, tt_key, entry_nodes, ply, key_a, k
     stats[STAT_TT_PROBES] += 1
     hint = -1
     if slot < 0:
-        slot = _tt_take(tt, index, PARANOID_BUCKET, key_a, key_b, _tt_pack(0, 12, -1, popcount(live)))
+        slot = _tt_take(
+            tt, index, PARANOID_BUCKET, key_a, key_b, _tt_pack(0, 12, -1, popcount(live))
+        )
     else:
         stats[STAT_TT_HITS] += 1
         data = tt[slot, 1]
@@ -803,8 +835,13 @@ def _tt_store_bound(tt, stats, tt_slot, tt_key, entry_nodes, ply, result, target
             low = max(low, target)
         else:
             high = min(high, target - 1)
-        _tt_write(tt, slot, tt_key[ply, 0], tt_key[ply, 1],
-                  _tt_pack(low, high, _tt_move(data), _work(nodes - entry_nodes[ply])))
+        _tt_write(
+            tt,
+            slot,
+            tt_key[ply, 0],
+            tt_key[ply, 1],
+            _tt_pack(low, high, _tt_move(data), _work(nodes - entry_nodes[ply])),
+        )
 
 
 @njit_inline
@@ -813,8 +850,13 @@ def _tt_store_card(tt, tt_slot, tt_key, hands, ply, card):
     slot, data = _own_entry(tt, tt_slot, tt_key, ply)
     if slot >= 0:
         live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
-        _tt_write(tt, slot, tt_key[ply, 0], tt_key[ply, 1],
-                  _tt_pack(_tt_low(data), _tt_high(data), _relative_card(card, live), _tt_worth(data)))
+        _tt_write(
+            tt,
+            slot,
+            tt_key[ply, 0],
+            tt_key[ply, 1],
+            _tt_pack(_tt_low(data), _tt_high(data), _relative_card(card, live), _tt_worth(data)),
+        )
 
 
 # -- its busy marks: nodes a thread is searching, which the others defer --
@@ -834,16 +876,35 @@ def _node_signature(h0, h1, h2, leader, n_trick, card0, card1, need, seat):
 
 
 @njit_inline
-def _mark_busy(busy, busy_slot, busy_mark, exclusive, hands, trick_cards, ply, lead, nt, target, game, seat,
-               thread):
+def _mark_busy(
+    busy,
+    busy_slot,
+    busy_mark,
+    exclusive,
+    hands,
+    trick_cards,
+    ply,
+    lead,
+    nt,
+    target,
+    game,
+    seat,
+    thread,
+):
     """Mark the node at ``ply`` as searched by ``thread``: OPEN, or DEFERRED
     (and no mark) when the node is one to leave to another thread that has
     marked it (``exclusive``: not the first card of its parent)."""
     signature = _node_signature(
-        hands[ply, 0], hands[ply, 1], hands[ply, 2], lead, nt,
-        trick_cards[ply, 0] if nt > 0 else -1, trick_cards[ply, 1] if nt > 1 else -1,
-        target + 16 * game, seat,
-    )  # fmt: skip
+        hands[ply, 0],
+        hands[ply, 1],
+        hands[ply, 2],
+        lead,
+        nt,
+        trick_cards[ply, 0] if nt > 0 else -1,
+        trick_cards[ply, 1] if nt > 1 else -1,
+        target + 16 * game,
+        seat,
+    )
     mark = signature * 16 + thread % 16
     slot = signature & (busy.shape[0] - 1)
     held = busy[slot]
@@ -927,8 +988,23 @@ def move_score(card, mover, seat, n_trick, c0, c1, third_hand, seat_hand):
 
 
 @njit_inline
-def _paranoid_moves(moves, scores, hands, trick_cards, choice, history, ply, seat, mover, lead, nt, live, hint,
-                    game, options):
+def _paranoid_moves(
+    moves,
+    scores,
+    hands,
+    trick_cards,
+    choice,
+    history,
+    ply,
+    seat,
+    mover,
+    lead,
+    nt,
+    live,
+    hint,
+    game,
+    options,
+):
     """Write the node's moves to ``moves[ply]``, best first, and return how
     many: one card of each run of equivalents (with the pair's choices in the
     relaxed game), or at a CHOOSER node the seats that may take the trick.
@@ -949,9 +1025,19 @@ def _paranoid_moves(moves, scores, hands, trick_cards, choice, history, ply, sea
     for i in range(n):
         code = moves[ply, i]
         card = code % CHOICE_UNIT
-        score = move_score(
-            card, mover, seat, nt, trick_cards[ply, 0], trick_cards[ply, 1], third_hand, hands[ply, seat],
-        ) << 40
+        score = (
+            move_score(
+                card,
+                mover,
+                seat,
+                nt,
+                trick_cards[ply, 0],
+                trick_cards[ply, 1],
+                third_hand,
+                hands[ply, seat],
+            )
+            << 40
+        )
         score += history[side, card]
         if card == hint:
             score += 1 << 50
@@ -973,8 +1059,21 @@ def _probe_failed(stats, probe, probe_nodes, ply, result, nodes):
 
 
 @njit_inline
-def _learn_cutoff(stats, history, tt, tt_slot, tt_key, hands, moves, move_index, n_trick, ply, seat, mover,
-                  learn_order):
+def _learn_cutoff(
+    stats,
+    history,
+    tt,
+    tt_slot,
+    tt_key,
+    hands,
+    moves,
+    move_index,
+    n_trick,
+    ply,
+    seat,
+    mover,
+    learn_order,
+):
     """The move at ``ply`` decided its node: count the cutoff, and the node's
     entry learns the card; so does the history, if ``learn_order``."""
     card = moves[ply, move_index[ply]] % CHOICE_UNIT
@@ -1005,9 +1104,13 @@ def _next_move(move_index, n_moves, deferred, second_pass, ply):
 def _probe_due(probe, move_index, second_pass, hands, ply, seat, mover, game, probe_min_cards):
     """Is the move at ``ply`` to be probed in the relaxed game first (``PROBES``)?"""
     return (
-        game == 0 and probe[ply] == PROBE_NONE and move_index[ply] > 0 and not second_pass[ply]
-        and mover != seat and popcount(hands[ply, seat]) >= probe_min_cards
-    )  # fmt: skip
+        game == 0
+        and probe[ply] == PROBE_NONE
+        and move_index[ply] > 0
+        and not second_pass[ply]
+        and mover != seat
+        and popcount(hands[ply, seat]) >= probe_min_cards
+    )
 
 
 @njit_inline
@@ -1054,7 +1157,9 @@ def _play_move(hands, leaders, n_trick, trick_cards, needs, choice, ply, move, s
 
 
 @njit
-def paranoid_search(root, seat, need, options, knobs, tt, history, stats, busy, thread, path, stop, max_nodes):
+def paranoid_search(
+    root, seat, need, options, knobs, tt, history, stats, busy, thread, path, stop, max_nodes
+):
     """Can ``seat`` win at least ``need`` more points from ``root``
     (``root_array``) against the other two?
 
@@ -1096,8 +1201,19 @@ def paranoid_search(root, seat, need, options, knobs, tt, history, stats, busy, 
     busy = borrowed(busy)
     path = borrowed(path)
     stop = borrowed(stop)
-    hands, trick_cards, tt_key, moves, leaders, n_trick, n_moves, move_index, tt_slot, entry_nodes, scores = (
-        path_views(path))
+    (
+        hands,
+        trick_cards,
+        tt_key,
+        moves,
+        leaders,
+        n_trick,
+        n_moves,
+        move_index,
+        tt_slot,
+        entry_nodes,
+        scores,
+    ) = path_views(path)
     needs = path[PATH_NEED]
     exclusive = path[PATH_EXCLUSIVE]  # defer this node if another thread has it
     deferred = path[PATH_DEFERRED]  # bit i: move i was deferred
@@ -1159,17 +1275,48 @@ def paranoid_search(root, seat, need, options, knobs, tt, history, stats, busy, 
                 pending = 0
             lead = leaders[ply]
             hint = -1
-            result = _decided_on_entering(hands, leaders, ply, seat, target, nt, live, pending, rank_free)
+            result = _decided_on_entering(
+                hands, leaders, ply, seat, target, nt, live, pending, rank_free
+            )
             if result == OPEN and nt == 0 and not options & NO_TABLE:
                 _canonical_hands(hands, ply, seat, game[ply])
                 key_a, key_b = relative_key(hands[ply, 0], hands[ply, 1], live, lead, seat)
                 key_b |= (1 if game[ply] & RELAXED else 2 if rank_free else 0) << 24  # games apart
-                result, hint = _tt_probe(tt, table_mask, stats, tt_slot, tt_key, entry_nodes, ply, key_a, key_b,
-                                         live, target, nodes)
-            if (result == OPEN and busy_mask and not choosing
-                    and popcount(hands[ply, 0] | hands[ply, 1] | hands[ply, 2]) >= busy_min_cards):
-                result = _mark_busy(busy, busy_slot, busy_mark, exclusive, hands, trick_cards, ply, lead, nt,
-                                    target, game[ply], seat, thread)
+                result, hint = _tt_probe(
+                    tt,
+                    table_mask,
+                    stats,
+                    tt_slot,
+                    tt_key,
+                    entry_nodes,
+                    ply,
+                    key_a,
+                    key_b,
+                    live,
+                    target,
+                    nodes,
+                )
+            if (
+                result == OPEN
+                and busy_mask
+                and not choosing
+                and popcount(hands[ply, 0] | hands[ply, 1] | hands[ply, 2]) >= busy_min_cards
+            ):
+                result = _mark_busy(
+                    busy,
+                    busy_slot,
+                    busy_mark,
+                    exclusive,
+                    hands,
+                    trick_cards,
+                    ply,
+                    lead,
+                    nt,
+                    target,
+                    game[ply],
+                    seat,
+                    thread,
+                )
                 if result == DEFERRED:
                     tt_slot[ply] = -1  # decided nothing: store nothing
                     stats[STAT_DEFERRED] += 1
@@ -1177,8 +1324,23 @@ def paranoid_search(root, seat, need, options, knobs, tt, history, stats, busy, 
                 entering = False
                 continue
             mover = _mover(lead, nt, seat)
-            n_moves[ply] = _paranoid_moves(moves, scores, hands, trick_cards, choice, history, ply, seat, mover,
-                                           lead, nt, live, hint, game[ply], options)
+            n_moves[ply] = _paranoid_moves(
+                moves,
+                scores,
+                hands,
+                trick_cards,
+                choice,
+                history,
+                ply,
+                seat,
+                mover,
+                lead,
+                nt,
+                live,
+                hint,
+                game[ply],
+                options,
+            )
             move_index[ply] = 0
             deferred[ply] = 0
             second_pass[ply] = 0
@@ -1192,7 +1354,9 @@ def paranoid_search(root, seat, need, options, knobs, tt, history, stats, busy, 
                 path[PATH_PAUSED, 0] = 0
                 return result
             ply -= 1
-            if probe[ply] == PROBING and _probe_failed(stats, probe, probe_nodes, ply, result, nodes):
+            if probe[ply] == PROBING and _probe_failed(
+                stats, probe, probe_nodes, ply, result, nodes
+            ):
                 entering = True  # no proof in the relaxed game: the same card, in the real one
             else:
                 mover = _mover(leaders[ply], n_trick[ply], seat)
@@ -1200,10 +1364,25 @@ def paranoid_search(root, seat, need, options, knobs, tt, history, stats, busy, 
                 if result == DEFERRED:
                     deferred[ply] |= 1 << move_index[ply]
                 elif (result == TRUE) == maximizing:  # a cutoff: this move decides the node
-                    if not (game[ply] & RANK_FREE and n_trick[ply] == CHOOSER):  # a seat: nothing to learn
+                    if not (
+                        game[ply] & RANK_FREE and n_trick[ply] == CHOOSER
+                    ):  # a seat: nothing to learn
                         # probes leave the order to the game searched
-                        _learn_cutoff(stats, history, tt, tt_slot, tt_key, hands, moves, move_index, n_trick,
-                                      ply, seat, mover, game[ply] == root_game)
+                        _learn_cutoff(
+                            stats,
+                            history,
+                            tt,
+                            tt_slot,
+                            tt_key,
+                            hands,
+                            moves,
+                            move_index,
+                            n_trick,
+                            ply,
+                            seat,
+                            mover,
+                            game[ply] == root_game,
+                        )
                     continue
                 probe[ply] = PROBE_NONE
                 if not _next_move(move_index, n_moves, deferred, second_pass, ply):
@@ -1213,14 +1392,33 @@ def paranoid_search(root, seat, need, options, knobs, tt, history, stats, busy, 
         # play moves[ply, move_index[ply]] into ply + 1
         child = ply + 1
         game[child] = game[ply]
-        if options & PROBES and _probe_due(probe, move_index, second_pass, hands, ply, seat,
-                                           (leaders[ply] + n_trick[ply]) % 3, game[ply], probe_min_cards):
+        if options & PROBES and _probe_due(
+            probe,
+            move_index,
+            second_pass,
+            hands,
+            ply,
+            seat,
+            (leaders[ply] + n_trick[ply]) % 3,
+            game[ply],
+            probe_min_cards,
+        ):
             probe[ply] = PROBING
             probe_nodes[ply] = nodes
             game[child] = RELAXED
         exclusive[child] = move_index[ply] > 0 and not second_pass[ply]
-        _play_move(hands, leaders, n_trick, trick_cards, needs, choice, ply, moves[ply, move_index[ply]], seat,
-                   game[ply] & RANK_FREE)
+        _play_move(
+            hands,
+            leaders,
+            n_trick,
+            trick_cards,
+            needs,
+            choice,
+            ply,
+            moves[ply, move_index[ply]],
+            seat,
+            game[ply] & RANK_FREE,
+        )
         ply = child
         entering = True
 
@@ -1370,8 +1568,9 @@ def _entry(kind, v0, v1, v2, relative_card, worth):
 
 
 @njit_inline
-def _maxn_tt_probe(tt, table_mask, stats, tt_slot, tt_key, entry_nodes, hands, ply, live, lead, use_exact,
-                   nodes):
+def _maxn_tt_probe(
+    tt, table_mask, stats, tt_slot, tt_key, entry_nodes, hands, ply, live, lead, use_exact, nodes
+):
     """Look up the boundary node at ``ply``: True and the entry's vector when
     the entry is exact and ``use_exact``; else False and the card the entry
     holds (-1: none), the node keeping the entry, or a new one."""
@@ -1382,7 +1581,9 @@ def _maxn_tt_probe(tt, table_mask, stats, tt_slot, tt_key, entry_nodes, hands, p
     slot = _tt_find(tt, key_a, key_b, index, MAXN_BUCKET)
     hint = -1
     if slot < 0:
-        slot = _tt_take(tt, index, MAXN_BUCKET, key_a, key_b, _entry(ENTRY_NONE, 0, 0, 0, -1, popcount(live)))
+        slot = _tt_take(
+            tt, index, MAXN_BUCKET, key_a, key_b, _entry(ENTRY_NONE, 0, 0, 0, -1, popcount(live))
+        )
     else:
         stats[STAT_TT_HITS] += 1
         data = tt[slot, 1]
@@ -1403,8 +1604,15 @@ def _maxn_tt_store(tt, stats, tt_slot, tt_key, entry_nodes, hands, ply, v0, v1, 
     if slot >= 0 and _tt_matches(tt, slot, tt[slot, 1], tt_key[ply, 0], tt_key[ply, 1]):
         stats[STAT_TT_STORES] += 1
         live = hands[ply, 0] | hands[ply, 1] | hands[ply, 2]
-        _tt_write(tt, slot, tt_key[ply, 0], tt_key[ply, 1],
-                  _entry(ENTRY_EXACT, v0, v1, v2, _relative_card(card, live), _work(nodes - entry_nodes[ply])))
+        _tt_write(
+            tt,
+            slot,
+            tt_key[ply, 0],
+            tt_key[ply, 1],
+            _entry(
+                ENTRY_EXACT, v0, v1, v2, _relative_card(card, live), _work(nodes - entry_nodes[ply])
+            ),
+        )
 
 
 @njit_inline
@@ -1421,7 +1629,9 @@ def _maxn_moves(moves, scores, hands, trick_cards, ply, mover, nt, live, hint, o
     third_hand = hands[ply, (mover + 1) % 3]
     for i in range(n):
         card = moves[ply, i]
-        score = _maxn_move_score(card, nt, trick_cards[ply, 0], trick_cards[ply, 1], third_hand) << 40
+        score = (
+            _maxn_move_score(card, nt, trick_cards[ply, 0], trick_cards[ply, 1], third_hand) << 40
+        )
         if card == hint:
             score += 1 << 50
         score += card % 12 if options & MAXN_PREFER_HIGH else -(card % 12)
@@ -1430,7 +1640,9 @@ def _maxn_moves(moves, scores, hands, trick_cards, ply, mover, nt, live, hint, o
 
 
 @njit
-def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_best, stop, max_nodes):
+def maxn_search(
+    root, options, tt, stats, path, root_moves, root_results, root_best, stop, max_nodes
+):
     """Equilibrium vector of the ``root`` position (``root_array``; at least
     one card to play), searched on the per-ply arrays of ``path``
     (``new_maxn_path``).
@@ -1452,8 +1664,19 @@ def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_b
     root_results = borrowed(root_results)
     root_best = borrowed(root_best)
     stop = borrowed(stop)
-    hands, trick_cards, tt_key, moves, leaders, n_trick, n_moves, move_index, tt_slot, entry_nodes, scores = (
-        path_views(path))
+    (
+        hands,
+        trick_cards,
+        tt_key,
+        moves,
+        leaders,
+        n_trick,
+        n_moves,
+        move_index,
+        tt_slot,
+        entry_nodes,
+        scores,
+    ) = path_views(path)
     best = path[MAXN_PATH_BEST : MAXN_PATH_BEST + 3].T
     best_card = path[MAXN_PATH_BEST_CARD]
     totals = path[MAXN_PATH_TOTAL]
@@ -1509,8 +1732,20 @@ def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_b
                     continue
             hint = -1
             if nt == 0 and use_table:
-                stored, v0, v1, v2, hint = _maxn_tt_probe(tt, table_mask, stats, tt_slot, tt_key, entry_nodes,
-                                                          hands, ply, live, lead, ply > 0, nodes)
+                stored, v0, v1, v2, hint = _maxn_tt_probe(
+                    tt,
+                    table_mask,
+                    stats,
+                    tt_slot,
+                    tt_key,
+                    entry_nodes,
+                    hands,
+                    ply,
+                    live,
+                    lead,
+                    ply > 0,
+                    nodes,
+                )
                 if stored:
                     r0 = v0
                     r1 = v1
@@ -1561,8 +1796,15 @@ def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_b
                     root_results[i, 2] = r2
                     root_results[i, 3] = 1
                 if best[ply, mover] < 0 or _prefers(
-                    mover, r0, r1, r2, card, best[ply, 0], best[ply, 1], best[ply, 2],
-                    best_card[ply]
+                    mover,
+                    r0,
+                    r1,
+                    r2,
+                    card,
+                    best[ply, 0],
+                    best[ply, 1],
+                    best[ply, 2],
+                    best_card[ply],
                 ):
                     best[ply, 0] = r0
                     best[ply, 1] = r1
@@ -1578,10 +1820,19 @@ def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_b
                             # cheap first: the parent's mover has something, and ``own``
                             # leaves it no more (a trick completed on the way only lowers it)
                             if totals[ply] - own <= best[parent, parent_mover] and _parent_rejects(
-                                mover, own, parent_mover,
-                                best[parent, 0], best[parent, 1], best[parent, 2], best_card[parent],
-                                moves[parent, move_index[parent]], leaders[parent], n_trick[parent],
-                                trick_cards[parent, 0], trick_cards[parent, 1], totals[parent],
+                                mover,
+                                own,
+                                parent_mover,
+                                best[parent, 0],
+                                best[parent, 1],
+                                best[parent, 2],
+                                best_card[parent],
+                                moves[parent, move_index[parent]],
+                                leaders[parent],
+                                n_trick[parent],
+                                trick_cards[parent, 0],
+                                trick_cards[parent, 1],
+                                totals[parent],
                             ):
                                 stats[STAT_PRUNED] += 1
                                 exact = False  # the parent never takes this card
@@ -1595,8 +1846,20 @@ def maxn_search(root, options, tt, stats, path, root_moves, root_results, root_b
                 r1 = best[ply, 1]
                 r2 = best[ply, 2]
                 exact = True
-                _maxn_tt_store(tt, stats, tt_slot, tt_key, entry_nodes, hands, ply, r0, r1, r2, best_card[ply],
-                               nodes)
+                _maxn_tt_store(
+                    tt,
+                    stats,
+                    tt_slot,
+                    tt_key,
+                    entry_nodes,
+                    hands,
+                    ply,
+                    r0,
+                    r1,
+                    r2,
+                    best_card[ply],
+                    nodes,
+                )
                 continue
         play_card(hands, leaders, n_trick, trick_cards, ply, moves[ply, move_index[ply]])
         ply += 1
@@ -1708,8 +1971,18 @@ def play_until(h0, h1, h2, leader, t0, t1, n, epsilon, cards_left, seed):
             n = 0
             trick[0] = -1
             trick[1] = -1
-    return (hands[0], hands[1], hands[2], leader, trick[0], trick[1], n,
-            points[0], points[1], points[2])  # fmt: skip
+    return (
+        hands[0],
+        hands[1],
+        hands[2],
+        leader,
+        trick[0],
+        trick[1],
+        n,
+        points[0],
+        points[1],
+        points[2],
+    )
 
 
 # --- Estimates beyond exact reach: a learned leaf value, a depth-limited max^n search ---
@@ -1804,8 +2077,20 @@ def members_for(hand, split, small, members):
 def _leaf_value(hands, leader, w1, b1, w2, b2, w3, b3, split, small, x, out):
     """``value_net`` of a trick boundary, written into ``out`` by absolute seat."""
     first, last = members_for(hands[leader], split, small, b1.shape[0])
-    a, b, c = value_net(hands[leader], hands[(leader + 1) % 3], hands[(leader + 2) % 3],
-                        w1, b1, w2, b2, w3, b3, first, last, x)  # fmt: skip
+    a, b, c = value_net(
+        hands[leader],
+        hands[(leader + 1) % 3],
+        hands[(leader + 2) % 3],
+        w1,
+        b1,
+        w2,
+        b2,
+        w3,
+        b3,
+        first,
+        last,
+        x,
+    )
     out[leader] = a
     out[(leader + 1) % 3] = b
     out[(leader + 2) % 3] = c
@@ -1847,8 +2132,25 @@ def _limited_path(plies, root, tricks, root_moves, n_root):
 
 
 @njit
-def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, split, small,
-                    softness, max_nodes, stop, root_results, stats):  # fmt: skip
+def estimate_search(
+    root,
+    tricks,
+    root_moves,
+    n_root,
+    w1,
+    b1,
+    w2,
+    b2,
+    w3,
+    b3,
+    split,
+    small,
+    softness,
+    max_nodes,
+    stop,
+    root_results,
+    stats,
+):
     """Max^n to the end of ``tricks`` tricks (the current one counts), the network
     (``_leaf_value``) at the trick boundaries where it stops, for the root
     cards ``root_moves[:n_root]`` of the position ``root`` (``root_array``).
@@ -1861,7 +2163,8 @@ def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, sp
     nodes (0) and network calls (1).
     """
     hands, leaders, n_trick, trick_cards, depth, moves, n_moves, move_index = _limited_path(
-        MAX_PLY, root, tricks, root_moves, n_root)
+        MAX_PLY, root, tricks, root_moves, n_root
+    )
     best = np.empty((MAX_PLY, 3))
     # the soft choice: whether the node's cards read the network (all of them
     # or none: each leaves the same cards to play, so the first card tells),
@@ -1882,7 +2185,9 @@ def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, sp
         if i < n_moves[ply]:
             move_index[ply] = i + 1
             nodes += 1
-            if (max_nodes > 0 and nodes > max_nodes) or ((nodes & _STOP_MASK) == 0 and stop[0] != 0):
+            if (max_nodes > 0 and nodes > max_nodes) or (
+                (nodes & _STOP_MASK) == 0 and stop[0] != 0
+            ):
                 stats[0] += nodes
                 return ESTIMATE_ABORTED
             card = moves[ply, i]
@@ -1890,16 +2195,20 @@ def estimate_search(root, tricks, root_moves, n_root, w1, b1, w2, b2, w3, b3, sp
             winner[ply] = play_card(hands, leaders, n_trick, trick_cards, ply, card)
             depth[child] = depth[ply]
             if winner[ply] >= 0:
-                points[ply] = (coin_count(trick_cards[ply, 0]) + coin_count(trick_cards[ply, 1])
-                               + coin_count(card))  # fmt: skip
+                points[ply] = (
+                    coin_count(trick_cards[ply, 0])
+                    + coin_count(trick_cards[ply, 1])
+                    + coin_count(card)
+                )
                 depth[child] -= 1
             if n_trick[child] == 0 and (hands[child, 0] | hands[child, 1] | hands[child, 2]) == 0:
                 value[:] = 0.0
                 value_estimated = False
             elif n_trick[child] == 0 and depth[child] == 0:
                 stats[1] += 1
-                _leaf_value(hands[child], leaders[child], w1, b1, w2, b2, w3, b3, split, small, x,
-                            value)  # fmt: skip
+                _leaf_value(
+                    hands[child], leaders[child], w1, b1, w2, b2, w3, b3, split, small, x, value
+                )
                 value_estimated = True
             else:
                 live = hands[child, 0] | hands[child, 1] | hands[child, 2]
@@ -2130,9 +2439,29 @@ def _match_move_score(card, n_trick, c0, c1, need):
 
 
 @njit
-def match_search(root, needs0, tricks, root_moves, n_root,
-                 table, w1, b1, w2, b2, w3, b3, split, small, tt_keys, tt_values, tt_word,
-                 max_nodes, stop, root_results, stats):  # fmt: skip
+def match_search(
+    root,
+    needs0,
+    tricks,
+    root_moves,
+    n_root,
+    table,
+    w1,
+    b1,
+    w2,
+    b2,
+    w3,
+    b3,
+    split,
+    small,
+    tt_keys,
+    tt_values,
+    tt_word,
+    max_nodes,
+    stop,
+    root_results,
+    stats,
+):
     """Each seat's chance of winning the match after each root card
     ``root_moves[:n_root]`` of the position ``root`` (``root_array``; into
     ``root_results[i]``), all seats then playing
@@ -2148,7 +2477,8 @@ def match_search(root, needs0, tricks, root_moves, n_root,
     network leaves (1), table hits (2) and stores (3).
     """
     hands, leaders, n_trick, trick_cards, depth, moves, n_moves, move_index = _limited_path(
-        _MATCH_PLY, root, tricks, root_moves, n_root)
+        _MATCH_PLY, root, tricks, root_moves, n_root
+    )
     needs = np.empty((_MATCH_PLY, 3), dtype=np.int64)
     for s in range(3):
         needs[0, s] = needs0[s]
@@ -2170,7 +2500,9 @@ def match_search(root, needs0, tricks, root_moves, n_root,
         if i < n_moves[ply]:
             move_index[ply] = i + 1
             nodes += 1
-            if (max_nodes > 0 and nodes > max_nodes) or ((nodes & _STOP_MASK) == 0 and stop[0] != 0):
+            if (max_nodes > 0 and nodes > max_nodes) or (
+                (nodes & _STOP_MASK) == 0 and stop[0] != 0
+            ):
                 stats[0] += nodes
                 return MATCH_ABORTED
             card = moves[ply, i]
@@ -2181,8 +2513,11 @@ def match_search(root, needs0, tricks, root_moves, n_root,
             depth[child] = depth[ply]
             leaf = False
             if winner >= 0:
-                needs[child, winner] -= (coin_count(trick_cards[ply, 0])
-                                         + coin_count(trick_cards[ply, 1]) + coin_count(card))
+                needs[child, winner] -= (
+                    coin_count(trick_cards[ply, 0])
+                    + coin_count(trick_cards[ply, 1])
+                    + coin_count(card)
+                )
                 if depth[ply] < MATCH_TO_THE_END:
                     depth[child] = depth[ply] - 1
                 h0 = hands[child, 0]
@@ -2205,17 +2540,37 @@ def match_search(root, needs0, tricks, root_moves, n_root,
                     else:
                         value[0], value[1], value[2] = next_hand_chances(
                             needs[child, 0], needs[child, 1], needs[child, 2], winner, table
-                        )  # fmt: skip
+                        )
                 elif depth[child] == 0:
                     stats[1] += 1
                     coins = popcount((h0 | h1 | h2) & COINS_MASK)
                     first, last = members_for(hands[child, winner], split, small, b1.shape[0])
-                    e = value_net(hands[child, winner], hands[child, (winner + 1) % 3],
-                                  hands[child, (winner + 2) % 3], w1, b1, w2, b2, w3, b3,
-                                  first, last, x)  # fmt: skip
-                    _points_to_chances(e[(3 - winner) % 3], e[(4 - winner) % 3],
-                                       e[(5 - winner) % 3], needs[child, 0], needs[child, 1],
-                                       needs[child, 2], coins, table, grid, value)  # fmt: skip
+                    e = value_net(
+                        hands[child, winner],
+                        hands[child, (winner + 1) % 3],
+                        hands[child, (winner + 2) % 3],
+                        w1,
+                        b1,
+                        w2,
+                        b2,
+                        w3,
+                        b3,
+                        first,
+                        last,
+                        x,
+                    )
+                    _points_to_chances(
+                        e[(3 - winner) % 3],
+                        e[(4 - winner) % 3],
+                        e[(5 - winner) % 3],
+                        needs[child, 0],
+                        needs[child, 1],
+                        needs[child, 2],
+                        coins,
+                        table,
+                        grid,
+                        value,
+                    )
                 elif mask >= 0:
                     r0, r1, r2 = _renumbered(h0, h1, h2)
                     key_a = r0 | (winner << 48) | (depth[child] << 50)
@@ -2224,8 +2579,12 @@ def match_search(root, needs0, tricks, root_moves, n_root,
                     bucket = _match_bucket(key_a, key_b, key_c, mask)
                     leaf = False
                     for at in range(bucket, bucket + _MATCH_BUCKET):
-                        if (tt_keys[at, 3] == tt_word and tt_keys[at, 0] == key_a
-                                and tt_keys[at, 1] == key_b and tt_keys[at, 2] == key_c):
+                        if (
+                            tt_keys[at, 3] == tt_word
+                            and tt_keys[at, 0] == key_a
+                            and tt_keys[at, 1] == key_b
+                            and tt_keys[at, 2] == key_c
+                        ):
                             stats[2] += 1
                             value[:] = tt_values[at]
                             leaf = True
@@ -2246,8 +2605,13 @@ def match_search(root, needs0, tricks, root_moves, n_root,
                 # cheaper card; an insertion sort, n <= 16
                 for a in range(n):
                     card = moves[child, a]
-                    score = _match_move_score(card, nt, trick_cards[child, 0],
-                                              trick_cards[child, 1], needs[child, child_mover])
+                    score = _match_move_score(
+                        card,
+                        nt,
+                        trick_cards[child, 0],
+                        trick_cards[child, 1],
+                        needs[child, child_mover],
+                    )
                     b = a
                     while b > 0 and scores[b - 1] < score:
                         moves[child, b] = moves[child, b - 1]
@@ -2270,8 +2634,16 @@ def match_search(root, needs0, tricks, root_moves, n_root,
             if stored[ply]:
                 stored[ply] = 0
                 stats[3] += 1
-                _match_store(tt_keys, tt_values, keys[ply, 0], keys[ply, 1], keys[ply, 2],
-                             tt_word, best[ply], mask)  # fmt: skip
+                _match_store(
+                    tt_keys,
+                    tt_values,
+                    keys[ply, 0],
+                    keys[ply, 1],
+                    keys[ply, 2],
+                    tt_word,
+                    best[ply],
+                    mask,
+                )
             ply -= 1
         # ``value``: the chances after the card just tried at ``ply``
         if child_pruned:
@@ -2282,9 +2654,16 @@ def match_search(root, needs0, tricks, root_moves, n_root,
             continue
         mover = (leaders[ply] + n_trick[ply]) % 3
         if best_card[ply] >= 0 and not _chance_prefers(
-            mover, value[0], value[1], value[2], card,
-            best[ply, 0], best[ply, 1], best[ply, 2], best_card[ply],
-        ):  # fmt: skip
+            mover,
+            value[0],
+            value[1],
+            value[2],
+            card,
+            best[ply, 0],
+            best[ply, 1],
+            best[ply, 2],
+            best_card[ply],
+        ):
             continue
         best[ply] = value
         best_card[ply] = card

@@ -66,11 +66,7 @@ class Card(int):
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        if (
-            len(text) != 2
-            or text[0] not in RANK_LETTERS
-            or text[1] not in SUIT_LETTERS
-        ):
+        if len(text) != 2 or text[0] not in RANK_LETTERS or text[1] not in SUIT_LETTERS:
             raise NotationError(f'card "{text}" is not a card: {_BAD_CARD}')
         return cls(SUIT_LETTERS.index(text[1]) * RANKS_PER_SUIT + RANK_LETTERS.index(text[0]))
 

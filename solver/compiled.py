@@ -33,9 +33,15 @@ COMPILE_TIME = f"about {COMPILE_SECONDS} s, up to {COMPILE_SECONDS_BUSY} s on a 
 # the estimates and the match-aware search); the ones they call are compiled into them and come back
 # from the cache with them.
 KERNELS = (
-    _kernels.paranoid_search, _kernels.maxn_search, _kernels.representative_of,
-    _kernels.move_entries, _kernels.move_score, _kernels.play_until, _kernels.greedy_card,
-    _kernels.estimate_search, _kernels.match_search,
+    _kernels.paranoid_search,
+    _kernels.maxn_search,
+    _kernels.representative_of,
+    _kernels.move_entries,
+    _kernels.move_score,
+    _kernels.play_until,
+    _kernels.greedy_card,
+    _kernels.estimate_search,
+    _kernels.match_search,
 )
 
 # A small position whose solve goes through every search kernel (values, card values, line).

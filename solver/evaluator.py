@@ -64,8 +64,10 @@ class ValueNet:
         source = resources.files(__package__).joinpath(WEIGHTS_FILE) if path is None else path
         with source.open("rb") if path is None else open(path, "rb") as file:
             with np.load(file) as weights:
-                arrays = {name: np.ascontiguousarray(stacked(weights[name], name), dtype=np.float64)
-                          for name in ("w1", "b1", "w2", "b2", "w3", "b3")}  # fmt: skip
+                arrays = {
+                    name: np.ascontiguousarray(stacked(weights[name], name), dtype=np.float64)
+                    for name in ("w1", "b1", "w2", "b2", "w3", "b3")
+                }
                 sizes = {name: int(weights[name]) for name in ("split", "small") if name in weights}
         net = cls(**arrays, **sizes)
         net._check()
@@ -77,15 +79,23 @@ class ValueNet:
 
     def _check(self) -> None:
         m, n1, n2 = self.b1.shape[0], self.b1.shape[1], self.b2.shape[1]
-        shapes = {"w1": (m, k.VALUE_FEATURES, n1), "w2": (m, n1, n2), "b2": (m, n2),
-                  "w3": (m, n2, 3), "b3": (m, 3)}  # fmt: skip
+        shapes = {
+            "w1": (m, k.VALUE_FEATURES, n1),
+            "w2": (m, n1, n2),
+            "b2": (m, n2),
+            "w3": (m, n2, 3),
+            "b3": (m, 3),
+        }
         if not 0 < self.small <= m or (self.small < m) != (self.split < 16):
-            raise CoinsError(f"value network: {self.small} small members of {m} for hands of up "
-                             f"to {self.split} cards do not fit")  # fmt: skip
+            raise CoinsError(
+                f"value network: {self.small} small members of {m} for hands of up "
+                f"to {self.split} cards do not fit"
+            )
         for name, shape in shapes.items():
             if getattr(self, name).shape != shape:
-                raise CoinsError(f"value network: {name} has shape {getattr(self, name).shape}, "
-                                 f"expected {shape}")  # fmt: skip
+                raise CoinsError(
+                    f"value network: {name} has shape {getattr(self, name).shape}, expected {shape}"
+                )
 
     @property
     def arrays(self) -> tuple:
@@ -98,8 +108,13 @@ class ValueNet:
         if position.trick:
             raise CoinsError("the value network reads positions at a trick boundary only")
         out = np.empty(3)
-        k._leaf_value(np.array(position.hands, dtype=np.int64), position.leader, *self.arrays,
-                      np.empty(k.VALUE_FEATURES), out)  # fmt: skip
+        k._leaf_value(
+            np.array(position.hands, dtype=np.int64),
+            position.leader,
+            *self.arrays,
+            np.empty(k.VALUE_FEATURES),
+            out,
+        )
         return tuple(float(v) for v in out)
 
 
@@ -166,8 +181,18 @@ def search_card_results(
     parts = [np.zeros((len(share), 3)) for share in shares]
 
     def search(t: int, budget: int, stop: np.ndarray) -> int:
-        found = k.estimate_search(root, tricks, shares[t], len(shares[t]), *net.arrays,
-                                  softness, budget, stop, parts[t], stats[t])  # fmt: skip
+        found = k.estimate_search(
+            root,
+            tricks,
+            shares[t],
+            len(shares[t]),
+            *net.arrays,
+            softness,
+            budget,
+            stop,
+            parts[t],
+            stats[t],
+        )
         if found == k.ESTIMATE_ABORTED:
             stop[0] = 1  # the others' results would be of no use
         return found

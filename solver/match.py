@@ -41,7 +41,7 @@ import random
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, Union
+from typing import Protocol
 
 from . import checks
 from .cards import SEATS, Card
@@ -74,7 +74,7 @@ class Chooser(Protocol):
     def choose(self, position: Position, seat: int, rng: random.Random) -> Card | str | int: ...
 
 
-Player = Union[Callable[[Position, int, random.Random], "Card | str | int"], Chooser]
+Player = Callable[[Position, int, random.Random], "Card | str | int"] | Chooser
 
 
 # ----- where a match stands ---------------------------------------------------------------
@@ -100,8 +100,10 @@ class MatchState:
         totals = [score + t for score, t in zip(self.scores, taken)]
         for seat, total in enumerate(totals):
             if total >= self.target:
-                raise MatchError(f"the match is over: seat {seat} has {total} points, "
-                                 f"the target is {self.target}")  # fmt: skip
+                raise MatchError(
+                    f"the match is over: seat {seat} has {total} points, "
+                    f"the target is {self.target}"
+                )
         return tuple(self.target - total for total in totals)
 
     def to_json(self) -> dict:
@@ -224,8 +226,9 @@ class MatchObserver:
     Subclasses override what they need; both methods do nothing here.
     """
 
-    def hand_started(self, number: int, dealer: int, position: Position,
-                     scores: tuple[int, int, int]) -> None:  # fmt: skip
+    def hand_started(
+        self, number: int, dealer: int, position: Position, scores: tuple[int, int, int]
+    ) -> None:
         """Hand ``number`` is dealt by ``dealer``: ``position`` before its first card."""
 
     def card_played(self, played: CardPlayed) -> None:
@@ -267,8 +270,9 @@ class Hand:
         if self.target is not None and max(self.scores) >= self.target:
             raise MatchError(f"scores {self.scores} already reach the target {self.target}")
         self.match = None if target is None else MatchState(self.target, self.scores)
-        self.match_choosers = [getattr(p, "choose_for_match", None) if self.match else None
-                               for p in players]  # fmt: skip
+        self.match_choosers = [
+            getattr(p, "choose_for_match", None) if self.match else None for p in players
+        ]
         self.number = number
         self.seed, self.rng = _seed_and_rng(seed)
         if isinstance(start, str):
@@ -293,8 +297,9 @@ class Hand:
         reached = False
         while not position.is_terminal and not reached:
             seat = position.to_move
-            card = self._choose(position, seat, seat_rngs[seat], len(moves) + 1,
-                                lambda: Record.of(start, moves))  # fmt: skip
+            card = self._choose(
+                position, seat, seat_rngs[seat], len(moves) + 1, lambda: Record.of(start, moves)
+            )
             before = position
             position = position.play(card)
             moves.append(card)
@@ -307,9 +312,11 @@ class Hand:
                 reached = self.target is not None and total >= self.target
             if self.observer is not None:
                 totals = tuple(s + p for s, p in zip(self.scores, points))
-                self.observer.card_played(CardPlayed(
-                    self.number, len(moves), seat, card, before, position, winner, won, totals
-                ))  # fmt: skip
+                self.observer.card_played(
+                    CardPlayed(
+                        self.number, len(moves), seat, card, before, position, winner, won, totals
+                    )
+                )
         scores = tuple(s + p for s, p in zip(self.scores, points))
         return HandResult(
             number=self.number,
@@ -322,8 +329,14 @@ class Hand:
             complete=position.is_terminal,
         )
 
-    def _choose(self, position: Position, seat: int, rng: random.Random, move: int,
-                record: Callable[[], Record]) -> Card:
+    def _choose(
+        self,
+        position: Position,
+        seat: int,
+        rng: random.Random,
+        move: int,
+        record: Callable[[], Record],
+    ) -> Card:
         """The seat's card, checked; ``record()`` makes the record so far, built
         only for ``choose_record`` and ``choose_for_match`` players."""
         where = f"hand {self.number}, move {move}: seat {seat}'s player"
@@ -412,8 +425,9 @@ class Match:
         hands = tuple(self.hands())
         scores = hands[-1].scores
         winner = max(range(SEATS), key=lambda s: scores[s])
-        return MatchResult(hands, scores, winner, self.target, self.first_dealer, self.seed,
-                           self.start_scores)  # fmt: skip
+        return MatchResult(
+            hands, scores, winner, self.target, self.first_dealer, self.seed, self.start_scores
+        )
 
 
 # ----- checks -----------------------------------------------------------------------------

@@ -116,9 +116,17 @@ class _MaxnSearch:
         def search(thread: int, budget: int, stop: np.ndarray) -> int:
             moves, results, best = self.roots[thread]
             n = k.maxn_search(
-                root, options | (k.MAXN_PREFER_HIGH if thread % 2 else 0), self.table.slots,
-                self.stats[thread], self.paths[thread], moves, results, best, stop, budget,
-            )  # fmt: skip
+                root,
+                options | (k.MAXN_PREFER_HIGH if thread % 2 else 0),
+                self.table.slots,
+                self.stats[thread],
+                self.paths[thread],
+                moves,
+                results,
+                best,
+                stop,
+                budget,
+            )
             if n != k.MAXN_ABORTED:
                 stop[0] = 1
             return n
@@ -192,8 +200,9 @@ def solve_maxn(
     return result
 
 
-def _solve_root(search: _MaxnSearch, position: Position, result: MaxnResult,
-                card_results: bool, line: bool) -> None:
+def _solve_root(
+    search: _MaxnSearch, position: Position, result: MaxnResult, card_results: bool, line: bool
+) -> None:
     n = search.run(position, all_cards=card_results)
     result.equilibrium = [int(v) for v in search.root_best[:3]]
     first = search.best_card(position)

@@ -48,10 +48,14 @@ class NextHands:
                 stderr = float(data["stderr_max"]) if "stderr_max" in data else float("nan")
         most = chances.shape[0]
         if chances.shape != (most, most, most, 3) or not 1 <= most <= MOST_NEED:
-            raise CoinsError(f"next-hands table: shape {chances.shape}, expected (n, n, n, 3) "
-                             f"with n from 1 to {MOST_NEED}")  # fmt: skip
-        if not np.all(np.isfinite(chances)) or chances.min() < 0 or not np.allclose(
-            chances.sum(axis=3), 1, atol=1e-5
+            raise CoinsError(
+                f"next-hands table: shape {chances.shape}, expected (n, n, n, 3) "
+                f"with n from 1 to {MOST_NEED}"
+            )
+        if (
+            not np.all(np.isfinite(chances))
+            or chances.min() < 0
+            or not np.allclose(chances.sum(axis=3), 1, atol=1e-5)
         ):
             raise CoinsError("next-hands table: every row must be three chances adding up to 1")
         # stored as float32: make each row add up to 1 in float64

@@ -95,8 +95,11 @@ class ParanoidSearch:
         self.progress = progress
         self.max_nodes = max_nodes
         self.deadline = deadline
-        self.options = game | (0 if policy.use_table else k.NO_TABLE) | (
-            0 if policy.rank_equivalence else k.NO_EQUIVALENCE)
+        self.options = (
+            game
+            | (0 if policy.use_table else k.NO_TABLE)
+            | (0 if policy.rank_equivalence else k.NO_EQUIVALENCE)
+        )
         self.knobs = k.paranoid_knobs(policy.busy_min_cards, policy.probe_node_min_cards)
         self.threads = threads
         # each thread learns its own history: one shared by both cores cost more
@@ -139,11 +142,16 @@ class ParanoidSearch:
             "first_card_cutoffs": {"pair": first_share(0), "seat": first_share(1)},
             "probes": {
                 kind: {"count": int(total[stat]), "nodes": int(total[stat + 1])}
-                for kind, stat in (("proved", k.STAT_PROBES_PROVED), ("failed", k.STAT_PROBES_FAILED))
+                for kind, stat in (
+                    ("proved", k.STAT_PROBES_PROVED),
+                    ("failed", k.STAT_PROBES_FAILED),
+                )
             },
         }
 
-    def wins_at_least(self, position: Position, seat: int, need: int, ceiling: bool = False) -> bool:
+    def wins_at_least(
+        self, position: Position, seat: int, need: int, ceiling: bool = False
+    ) -> bool:
         """Can ``seat`` be sure of ``need`` more points from ``position``?
 
         The relaxed game (``k.RELAXED``: the pair chooses which of its seats
@@ -170,31 +178,54 @@ class ParanoidSearch:
         test = self._paused_test(position, seat, need, ceiling)
         self.busy[:] = 0  # marks left by searches that were stopped
 
-        def search(thread: int, budget: int, stop: np.ndarray, options: int, busy, path,
-                   need: int = need) -> int:
+        def search(
+            thread: int, budget: int, stop: np.ndarray, options: int, busy, path, need: int = need
+        ) -> int:
             # the rank-free game learns an order of its own
             histories = self.rank_free_histories if options & k.RANK_FREE else self.histories
             return k.paranoid_search(
-                root, seat, need, options, self.knobs, self.table.slots, histories[thread],
-                self.stats[thread], busy, thread, path, stop, budget,
-            )  # fmt: skip
+                root,
+                seat,
+                need,
+                options,
+                self.knobs,
+                self.table.slots,
+                histories[thread],
+                self.stats[thread],
+                busy,
+                thread,
+                path,
+                stop,
+                budget,
+            )
 
         def run(thread: int, budget: int, stop: np.ndarray) -> int:
             if test.relaxing:
-                outcome = search(thread, budget, stop, self.options | k.RELAXED, self.busy, test.relaxed_paths[thread])
+                outcome = search(
+                    thread,
+                    budget,
+                    stop,
+                    self.options | k.RELAXED,
+                    self.busy,
+                    test.relaxed_paths[thread],
+                )
                 if outcome == k.FALSE:  # no proof there: all threads start again on the real game
                     test.relaxing = False
                     outcome = k.ABORTED
                 if outcome != k.ABORTED or not test.relaxing:
                     stop[0] = 1
                 return outcome
-            outcome = search(thread, budget, stop, self.options | test.probes, self.busy, test.paths[thread])
+            outcome = search(
+                thread, budget, stop, self.options | test.probes, self.busy, test.paths[thread]
+            )
             if outcome != k.ABORTED:
                 stop[0] = 1
             return outcome
 
         while True:
-            if test.rank_free_due and test.nodes_before_rank_free < self.threads:  # not a node a thread
+            if (
+                test.rank_free_due and test.nodes_before_rank_free < self.threads
+            ):  # not a node a thread
                 if need > 1 and self._first_point_denied(position, seat, search):
                     return self._answer(position, seat, need, False)
                 if self._rank_free_denies(test, search):
@@ -223,7 +254,9 @@ class ParanoidSearch:
                 # search on in the larger table: what was proven is still there
                 self.table.grow(k.PARANOID_BUCKET, self.threads)
 
-    def _paused_test(self, position: Position, seat: int, need: int, ceiling: bool = False) -> _PausedTest:
+    def _paused_test(
+        self, position: Position, seat: int, need: int, ceiling: bool = False
+    ) -> _PausedTest:
         """The test where a budget stopped it, or a new one; kept until answered."""
         key = _test_key(position, seat, need)
         test = self.paused.get(key) or self._new_test(position, seat, need, ceiling)
@@ -270,17 +303,23 @@ class ParanoidSearch:
             and cards >= policy.relaxed_first_min_cards
             and not (len(position.trick) == 2 and position.to_move == seat)
         )
-        probing = policy.relaxed_game and policy.probing_min_cards <= cards < policy.relaxed_first_min_cards
+        probing = (
+            policy.relaxed_game
+            and policy.probing_min_cards <= cards < policy.relaxed_first_min_cards
+        )
         return _PausedTest(
             relaxing=relaxing,
             probes=k.PROBES if probing else 0,
-            rank_free_due=cards >= policy.rank_free_min_cards and (ceiling or need <= policy.rank_free_max_need),
+            rank_free_due=cards >= policy.rank_free_min_cards
+            and (ceiling or need <= policy.rank_free_max_need),
             nodes_before_rank_free=policy.rank_free_after_nodes,
             rank_free_nodes=policy.ceiling_rank_free_nodes if ceiling else policy.rank_free_nodes,
             threads=self.threads,
         )
 
-    def _rank_free_denies(self, test: _PausedTest, search: Callable, share: int | None = None) -> bool:
+    def _rank_free_denies(
+        self, test: _PausedTest, search: Callable, share: int | None = None
+    ) -> bool:
         """Does the rank-free game (``k.RANK_FREE``) show, within the test's
         allowance, that the seat cannot be sure of the test's points?
         A budget running out pauses the try with its test; so does ``share``
@@ -289,28 +328,39 @@ class ParanoidSearch:
         self.busy[:] = 0
 
         def run(thread: int, budget: int, stop: np.ndarray) -> int:
-            outcome = search(thread, budget, stop, self.options | k.RANK_FREE, self.busy,
-                             test.rank_free_paths[thread])
+            outcome = search(
+                thread,
+                budget,
+                stop,
+                self.options | k.RANK_FREE,
+                self.busy,
+                test.rank_free_paths[thread],
+            )
             if outcome != k.ABORTED:
                 stop[0] = 1
             return outcome
 
         before = self.nodes
         try:
-            outcomes = run_searches(run, self.threads, _at_most(self.nodes_left, allowance), self.deadline)
+            outcomes = run_searches(
+                run, self.threads, _at_most(self.nodes_left, allowance), self.deadline
+            )
         finally:
             spent = self.nodes - before
             test.rank_free_nodes -= spent
         answers = [o for o in outcomes if o != k.ABORTED]
         if not answers and allowance - spent >= self.threads and self.spent():
             raise BudgetExhausted
-        test.rank_free_due = not answers and share is not None and test.rank_free_nodes >= self.threads
+        test.rank_free_due = (
+            not answers and share is not None and test.rank_free_nodes >= self.threads
+        )
         return bool(answers) and answers[0] == k.FALSE
 
     def _time_to_grow(self) -> bool:
         """Would the table's growth end well before the deadline, if any?"""
         return self.deadline is None or (
-            time.perf_counter() + self.policy.growth_time_margin * self.table.growth_seconds < self.deadline
+            time.perf_counter() + self.policy.growth_time_margin * self.table.growth_seconds
+            < self.deadline
         )
 
     def _entries_written(self) -> int:
@@ -338,7 +388,9 @@ class ParanoidSearch:
         max_nodes, deadline = self.max_nodes, self.deadline
         if max_nodes is not None:
             # at least a node a thread, never more than the whole budget
-            max_nodes = min(max_nodes, self.nodes + max(self.threads, int(self.nodes_left * fraction)))
+            max_nodes = min(
+                max_nodes, self.nodes + max(self.threads, int(self.nodes_left * fraction))
+            )
         if deadline is not None:
             now = time.perf_counter()
             deadline = now + (deadline - now) * fraction
@@ -385,7 +437,9 @@ class ParanoidSearch:
         while bounds[0] < bounds[1]:
             self._test(position, seat, bounds, bounds[1], ceiling=True)
 
-    def _test(self, position: Position, seat: int, bounds: list[int], need: int, ceiling: bool = False) -> bool:
+    def _test(
+        self, position: Position, seat: int, bounds: list[int], need: int, ceiling: bool = False
+    ) -> bool:
         """Can ``seat`` be sure of ``need`` points? ``bounds`` learns the answer."""
         self.tell(f"seat {seat}: {bounds[0]}-{bounds[1]} points, can it be sure of {need}?")
         if self.wins_at_least(position, seat, need, ceiling):
@@ -434,7 +488,11 @@ class ParanoidAnswer:
 
 
 def solve_paranoid(
-    search: ParanoidSearch, position: Position, seats: tuple[int, ...], card_values: bool, line: bool
+    search: ParanoidSearch,
+    position: Position,
+    seats: tuple[int, ...],
+    card_values: bool,
+    line: bool,
 ) -> ParanoidAnswer:
     """Guaranteed values of ``seats``, and the mover's card values and line.
 
@@ -491,7 +549,9 @@ def _in_order_then_rounds(
                 narrow(search, position, seats, work)
             except BudgetExhausted:
                 if not search.spent():  # the next round would stop the same way, for ever
-                    raise RuntimeError("a search without a budget stopped with nodes left") from None
+                    raise RuntimeError(
+                        "a search without a budget stopped with nodes left"
+                    ) from None
                 narrow, nodes = _in_turns, nodes * 4
 
 
@@ -538,7 +598,9 @@ def _within(search: ParanoidSearch, fraction: float, narrow: Callable, *args) ->
             raise
 
 
-def _card_values(search: ParanoidSearch, position: Position, mover: int, best: int) -> dict[Card, int]:
+def _card_values(
+    search: ParanoidSearch, position: Position, mover: int, best: int
+) -> dict[Card, int]:
     """Each card's value for the mover; equivalent cards share one search."""
     live = position.hands[0] | position.hands[1] | position.hands[2] | position.trick_mask
     hand = position.hands[mover]
@@ -593,10 +655,18 @@ def outcome_order(position: Position, seat: int) -> list[Card]:
     third_hand = position.hands[(mover + 1) % SEATS]
 
     def score(card: Card) -> int:
-        return int(k.move_score(
-            card, mover, seat, len(position.trick), trick[0], trick[1],
-            third_hand, position.hands[seat],
-        ))  # fmt: skip
+        return int(
+            k.move_score(
+                card,
+                mover,
+                seat,
+                len(position.trick),
+                trick[0],
+                trick[1],
+                third_hand,
+                position.hands[seat],
+            )
+        )
 
     return sorted(position.legal_cards(), key=lambda card: (-score(card), card % 12, card))
 

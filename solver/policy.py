@@ -93,18 +93,32 @@ class SearchPolicy:
             value = getattr(self, spec.name)
             if spec.type == "bool":
                 if not isinstance(value, bool):
-                    raise CoinsError(f"search policy: {spec.name} must be True or False, not {value!r}")
+                    raise CoinsError(
+                        f"search policy: {spec.name} must be True or False, not {value!r}"
+                    )
             elif spec.type == "float":
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
-                    raise CoinsError(f"search policy: {spec.name} must be a positive number, not {value!r}")
+                if (
+                    isinstance(value, bool)
+                    or not isinstance(value, (int, float))
+                    or not 0 < value < float("inf")
+                ):
+                    raise CoinsError(
+                        f"search policy: {spec.name} must be a positive number, not {value!r}"
+                    )
             elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 62:
-                raise CoinsError(f"search policy: {spec.name} must be a whole number, 0 or more, not {value!r}")
+                raise CoinsError(
+                    f"search policy: {spec.name} must be a whole number, 0 or more, not {value!r}"
+                )
         for share in ("value_share", "full_deal_value_share"):
             if getattr(self, share) > 1:
-                raise CoinsError(f"search policy: {share} must be a share of 1 at most, "
-                                 f"not {getattr(self, share)!r}")
+                raise CoinsError(
+                    f"search policy: {share} must be a share of 1 at most, "
+                    f"not {getattr(self, share)!r}"
+                )
         if self.busy_slots < 1 or self.busy_slots & (self.busy_slots - 1):
-            raise CoinsError(f"search policy: busy_slots must be a power of two, not {self.busy_slots!r}")
+            raise CoinsError(
+                f"search policy: busy_slots must be a power of two, not {self.busy_slots!r}"
+            )
 
 
 DEFAULT_POLICY = SearchPolicy()

@@ -74,15 +74,18 @@ class Position:
             if len(parts) != 3:
                 raise PositionError(
                     f'taken "{fields[5]}" has {len(parts)} number{"s" if len(parts) != 1 else ""}, '
-                    "not 3 (like 0,2,1)", "taken"
+                    "not 3 (like 0,2,1)",
+                    "taken",
                 )
             taken = tuple(_parse_int(part, "taken") for part in parts)
         return cls(tuple(hands), leader, trick, taken)
 
     def __str__(self) -> str:
         trick = ",".join(str(c) for c in self.trick) or "-"
-        text = f"{format_hand(self.hands[0])} {format_hand(self.hands[1])} " \
-               f"{format_hand(self.hands[2])} {self.leader} {trick}"
+        text = (
+            f"{format_hand(self.hands[0])} {format_hand(self.hands[1])} "
+            f"{format_hand(self.hands[2])} {self.leader} {trick}"
+        )
         if any(self.taken):
             text += " " + ",".join(str(t) for t in self.taken)
         return text

@@ -125,7 +125,9 @@ class Record:
         if seat not in range(SEATS):
             raise RecordError(f"seat {seat!r} is not a seat: seats are 0, 1, 2")
         if self.hands[seat] is None:
-            raise RecordError(f"this record hides seat {seat}'s hand: it has no view for seat {seat}")
+            raise RecordError(
+                f"this record hides seat {seat}'s hand: it has no view for seat {seat}"
+            )
         hands = tuple(h if s == seat else None for s, h in enumerate(self.hands))
         return Record(hands, self.leader, self.trick, self.taken, self.moves)
 
@@ -202,7 +204,7 @@ class Record:
     def to_move(self) -> int:
         """The seat to play after the last card."""
         last = None
-        for last in self._replay():
+        for last in self._replay():  # noqa: B007 - the loop only runs the replay to its end
             pass
         if last is None:
             return (self.leader + len(self.trick)) % SEATS
@@ -249,14 +251,14 @@ class Record:
             else:
                 if int(card) in seen:
                     raise RecordMoveError(
-                        f"move {number}: seat {mover} cannot play {card}: "
-                        f"it was {seen[int(card)]}", number
+                        f"move {number}: seat {mover} cannot play {card}: it was {seen[int(card)]}",
+                        number,
                     )
                 for seat in range(SEATS):
                     if self.hands[seat] is not None and self.hands[seat] >> card & 1:
                         raise RecordMoveError(
-                            f"move {number}: seat {mover} cannot play {card}: "
-                            f"seat {seat} holds it", number
+                            f"move {number}: seat {mover} cannot play {card}: seat {seat} holds it",
+                            number,
                         )
                 hidden_played |= 1 << card
             seen[int(card)] = f"played at move {number}"

@@ -63,5 +63,3 @@ def next_dealer(last_trick_winner: int) -> int:
 
 def first_leader(dealer: int) -> int:
     return left_of(dealer)
-
-

@@ -90,7 +90,11 @@ class ViewSampler:
         low = max(0, self.total - len(self.pool_other))
         high = min(self.total, len(self.pool_coins), self.max_coins)
         self.weights = [
-            (k, math.comb(len(self.pool_coins), k) * math.comb(len(self.pool_other), self.total - k))
+            (
+                k,
+                math.comb(len(self.pool_coins), k)
+                * math.comb(len(self.pool_other), self.total - k),
+            )
             for k in range(low, high + 1)
         ]
         if not self.weights:
@@ -126,9 +130,7 @@ class ViewSampler:
             coins = ks[0]
         else:
             coins = rng.choices(ks, weights=[w for _, w in self.weights])[0]
-        drawn = rng.sample(self.pool_coins, coins) + rng.sample(
-            self.pool_other, self.total - coins
-        )
+        drawn = rng.sample(self.pool_coins, coins) + rng.sample(self.pool_other, self.total - coins)
         rng.shuffle(drawn)
         hands = list(self.view.hands)
         i = 0
@@ -161,14 +163,16 @@ def _rng(rng, seed) -> random.Random:
     return rng
 
 
-def sample_deal(view: Record | str, *, rng: random.Random | None = None,
-                seed: int | None = None) -> Deal:
+def sample_deal(
+    view: Record | str, *, rng: random.Random | None = None, seed: int | None = None
+) -> Deal:
     """One deal consistent with ``view``, uniformly at random."""
     return ViewSampler(view).sample(_rng(rng, seed))
 
 
-def sample_deals(view: Record | str, n: int, *, rng: random.Random | None = None,
-                 seed: int | None = None) -> list[Deal]:
+def sample_deals(
+    view: Record | str, n: int, *, rng: random.Random | None = None, seed: int | None = None
+) -> list[Deal]:
     """``n`` independent uniform deals consistent with ``view`` (repeats possible)."""
     if not isinstance(n, int) or n < 0:
         raise CoinsError(f"the number of deals must be a whole number, not {n!r}")

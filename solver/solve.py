@@ -156,7 +156,9 @@ def solve(
         answer = solve_paranoid(search, position, seats, card_values, line)
         result.guaranteed, result.bounds = answer.guaranteed, answer.bounds
         result.card_values, result.optimal, result.line = (
-            answer.card_values, answer.optimal, answer.line
+            answer.card_values,
+            answer.optimal,
+            answer.line,
         )
         result.exact = answer.exact
         result.nodes = search.nodes
@@ -172,9 +174,15 @@ def solve(
                 if progress is not None:
                     progress("the equilibrium (max^n)")
                 maxn = solve_maxn(
-                    position, left_nodes, left_time, card_values, line,
-                    table=maxn_table, threads=threads, policy=policy,
-                )  # fmt: skip
+                    position,
+                    left_nodes,
+                    left_time,
+                    card_values,
+                    line,
+                    table=maxn_table,
+                    threads=threads,
+                    policy=policy,
+                )
             except KeyboardInterrupt:
                 result.exact = False
                 raise _interrupted(result, start) from None
@@ -191,8 +199,9 @@ def solve(
             if progress is not None:
                 progress("the chances of winning the match")
             try:
-                result.match = solve_match(position, match.target, match.scores, left_nodes,
-                                           left_time, card_values, line)  # fmt: skip
+                result.match = solve_match(
+                    position, match.target, match.scores, left_nodes, left_time, card_values, line
+                )
             except KeyboardInterrupt:
                 result.exact = False
                 raise _interrupted(result, start) from None
@@ -232,6 +241,10 @@ def _check_seats(seats) -> tuple[int, ...]:
         seats = (seats,)
     seats = tuple(seats)
     for seat in seats:
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or seat not in range(SEATS):
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, (int, np.integer))
+            or seat not in range(SEATS)
+        ):
             raise CoinsError(f"seat {seat!r} is not a seat: seats are 0, 1, 2")
     return tuple(sorted({int(s) for s in seats}))

@@ -65,8 +65,10 @@ def check_megabytes(megabytes) -> float:
         raise OptionError(f"transposition table size must be positive, not {megabytes!r} MiB")
     memory = memory_megabytes()
     if memory is not None and megabytes > memory:
-        raise OptionError(f"a transposition table of {megabytes} MiB does not fit in "
-                          f"this machine's {memory} MiB of memory")
+        raise OptionError(
+            f"a transposition table of {megabytes} MiB does not fit in "
+            f"this machine's {memory} MiB of memory"
+        )
     return megabytes
 
 
@@ -139,8 +141,10 @@ class TranspositionTable:
         slots = allocate_slots(megabytes)
         buckets = self.entries // bucket
         bounds = [bucket * (buckets * share // threads) for share in range(threads + 1)]
-        on_threads(lambda share: move_entries(self.slots, slots, bucket, bounds[share], bounds[share + 1]),
-                   threads)
+        on_threads(
+            lambda share: move_entries(self.slots, slots, bucket, bounds[share], bounds[share + 1]),
+            threads,
+        )
         self.slots, self.megabytes, self.written = slots, megabytes, 0
         self.growth_seconds_per_mb = (time.perf_counter() - start) / megabytes
 
@@ -152,8 +156,9 @@ class TranspositionTable:
 _shared: dict[type, TranspositionTable] = {}
 
 
-def shared_table(kind: type[TranspositionTable], megabytes: int,
-                 grow_to: int | None = None) -> TranspositionTable:
+def shared_table(
+    kind: type[TranspositionTable], megabytes: int, grow_to: int | None = None
+) -> TranspositionTable:
     """The ``kind`` of table the solvers use unless lent one: made on first use
     and replaced by a larger one only when a search needs more ``megabytes``;
     each search may grow it to its own ``grow_to`` MiB."""

@@ -8,8 +8,8 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from typing import TypeVar
 
 import numpy as np

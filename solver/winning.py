@@ -44,6 +44,7 @@ MOST_TABLE_BITS = 20
 def table_bits(cards_per_hand: int) -> int:
     return max(12, min(MOST_TABLE_BITS, 2 * cards_per_hand + 6))
 
+
 _NO_TABLE = (np.zeros((0, k.MATCH_KEY_WORDS), dtype=np.int64), np.zeros((0, 3)))
 
 _thread = threading.local()
@@ -100,8 +101,9 @@ def preferred(card_chances: dict[Card, list[float]], mover: int) -> Card:
     ``CHANCE_DECIMALS`` decimals), then the first in index order."""
     best = None
     for card in card_chances:
-        if best is None or k._chance_prefers(mover, *card_chances[card], card,
-                                             *card_chances[best], best):  # fmt: skip
+        if best is None or k._chance_prefers(
+            mover, *card_chances[card], card, *card_chances[best], best
+        ):
             best = card
     return best
 
@@ -152,15 +154,31 @@ def card_chances(
 
     def search(thread: int, budget: int, stop: np.ndarray) -> int:
         keys, values = _thread_table(bits) if depth > 1 else _NO_TABLE
-        return k.match_search(root, needs, depth, roots, count, next_hands.chances, *net.arrays,
-                              keys, values, word, budget, stop, results, stats)  # fmt: skip
+        return k.match_search(
+            root,
+            needs,
+            depth,
+            roots,
+            count,
+            next_hands.chances,
+            *net.arrays,
+            keys,
+            values,
+            word,
+            budget,
+            stop,
+            results,
+            stats,
+        )
 
     (found,) = run_searches(search, 1, max_nodes, deadline)
     if found == k.MATCH_ABORTED:
         raise BudgetExhausted
     by_root = {int(card): [float(v) for v in row] for card, row in zip(roots[:count], results)}
-    chances = {card: list(by_root[int(k.representative_of(card, hand, live))])
-               for card in position.legal_cards()}  # fmt: skip
+    chances = {
+        card: list(by_root[int(k.representative_of(card, hand, live))])
+        for card in position.legal_cards()
+    }
     return chances, int(stats[0])
 
 
@@ -231,12 +249,12 @@ def _line(position, state, found, result, max_nodes, deadline, next_hands) -> li
         card = preferred(found, position.to_move)
         played.append(card)
         position = position.play(card)
-        if position.is_terminal or max(
-            s + t for s, t in zip(state.scores, position.taken)
-        ) >= state.target:
+        if (
+            position.is_terminal
+            or max(s + t for s, t in zip(state.scores, position.taken)) >= state.target
+        ):
             return played
-        found, nodes = _card_chances(position, state, max_nodes, deadline, next_hands,
-                                     result.nodes)  # fmt: skip
+        found, nodes = _card_chances(position, state, max_nodes, deadline, next_hands, result.nodes)
         result.nodes += nodes
 
 
@@ -245,8 +263,10 @@ def _thread_table(bits: int) -> tuple[np.ndarray, np.ndarray]:
     (made anew, empty, when it was smaller)."""
     table = getattr(_thread, "table", None)
     if table is None or len(table[0]) < 2**bits:
-        table = _thread.table = (np.zeros((2**bits, k.MATCH_KEY_WORDS), dtype=np.int64),
-                                 np.zeros((2**bits, 3)))  # fmt: skip
+        table = _thread.table = (
+            np.zeros((2**bits, k.MATCH_KEY_WORDS), dtype=np.int64),
+            np.zeros((2**bits, 3)),
+        )
     return table
 
 

@@ -37,7 +37,8 @@ def pytest_configure(config):
         "markers", 'slow: a long test (CI runs it; -m "not slow" leaves it out locally)'
     )
     config.addinivalue_line(
-        "markers", "needs_dot: draws with Graphviz's dot (skipped with a reason where it is missing)"
+        "markers",
+        "needs_dot: draws with Graphviz's dot (skipped with a reason where it is missing)",
     )
 
 

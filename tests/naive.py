@@ -16,7 +16,7 @@ enter them (RULES.md, "Values the solver reports").
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from solver.cards import COINS
 from solver.position import Position
@@ -39,7 +39,7 @@ def _after(hands, leader, trick, card, seat):
     return hands, winner, (), trick_points(trick) if winner == seat else 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def _guaranteed(hands, leader, trick, seat) -> int:
     mover = (leader + len(trick)) % 3
     if not hands[mover]:
@@ -62,7 +62,9 @@ def card_values(position: Position) -> dict:
     mover = position.to_move
     values = {}
     for card in position.legal_cards():
-        child_hands, child_leader, child_trick, gained = _after(hands, leader, trick, int(card), mover)
+        child_hands, child_leader, child_trick, gained = _after(
+            hands, leader, trick, int(card), mover
+        )
         values[card] = gained + _guaranteed(child_hands, child_leader, child_trick, mover)
     return values
 
@@ -115,7 +117,7 @@ def _rank_free_takers(trick, leader) -> list[int]:
     return players
 
 
-@lru_cache(maxsize=None)
+@cache
 def _chosen_guaranteed(hands, leader, trick, seat, seat_chooses) -> int:
     """The guaranteed value in a game where a side chooses a trick's taker:
     the pair among ``_relaxed_takers`` (the relaxed game), or the seat among
@@ -128,18 +130,22 @@ def _chosen_guaranteed(hands, leader, trick, seat, seat_chooses) -> int:
         child_hands = tuple(h - {card} if s == mover else h for s, h in enumerate(hands))
         child_trick = trick + (card,)
         if len(child_trick) < 3:
-            outcomes.append(_chosen_guaranteed(child_hands, leader, child_trick, seat, seat_chooses))
+            outcomes.append(
+                _chosen_guaranteed(child_hands, leader, child_trick, seat, seat_chooses)
+            )
             continue
         points = trick_points(child_trick)
         if seat_chooses:
             takers, choose = _rank_free_takers(child_trick, leader), max
         else:
             takers, choose = _relaxed_takers(child_hands, leader, child_trick, seat), min
-        outcomes.append(choose(
-            (points if taker == seat else 0)
-            + _chosen_guaranteed(child_hands, taker, (), seat, seat_chooses)
-            for taker in takers
-        ))  # fmt: skip
+        outcomes.append(
+            choose(
+                (points if taker == seat else 0)
+                + _chosen_guaranteed(child_hands, taker, (), seat, seat_chooses)
+                for taker in takers
+            )
+        )
     return max(outcomes) if mover == seat else min(outcomes)
 
 

@@ -29,7 +29,9 @@ class Reference:
         self.scores = tuple(scores)
         self.chances = chances
         self._solve = lru_cache(maxsize=None)(self._solve_uncached)
-        self.ended = self.read_table = 0  # how often the match ended in the hand, the table was read
+        self.ended = self.read_table = (
+            0  # how often the match ended in the hand, the table was read
+        )
 
     def values(self, position: Position) -> tuple[tuple[float, ...], dict[Card, tuple[float, ...]]]:
         """(each seat's chance, each card's three chances) at ``position``."""
@@ -97,6 +99,7 @@ def _better(mover: int, a, b) -> bool:
     """Does ``mover`` prefer ``a`` (a later card in index order) to ``b``: a larger
     own chance, or an equal one and a smaller larger opponent's chance, both
     rounded to 9 decimals?"""
+
     def key(chances):
         larger = max(chances[s] for s in range(SEATS) if s != mover)
         return round(chances[mover], DECIMALS), -round(larger, DECIMALS)

@@ -15,13 +15,15 @@ earlier play no part, so ``taken`` is dropped before searching.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 
 from solver.cards import SEATS, Card
 from solver.position import Position
 
 
-def maxn(position: Position) -> tuple[tuple[int, int, int], dict[Card, tuple[int, int, int]], list[Card]]:
+def maxn(
+    position: Position,
+) -> tuple[tuple[int, int, int], dict[Card, tuple[int, int, int]], list[Card]]:
     """``(values, card_results, line)`` of ``position``.
 
     ``values``: the points each seat wins from the position on when everyone
@@ -49,7 +51,7 @@ def _without_taken(position: Position) -> Position:
     return Position(position.hands, position.leader, position.trick)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _solve(position: Position):
     """(values from here on, the mover's equilibrium card, each card's result)."""
     if position.is_terminal:
@@ -70,8 +72,9 @@ def _solve(position: Position):
     return best_values, best_card, results
 
 
-def depth_limited(position: Position, tricks: int, leaf,
-                  softness: float = 0.0) -> dict[Card, tuple[float, float, float]]:
+def depth_limited(
+    position: Position, tricks: int, leaf, softness: float = 0.0
+) -> dict[Card, tuple[float, float, float]]:
     """Each card's three-seat result when max^n is played for ``tricks`` tricks
     (the one on the table counts) and ``leaf(position)`` values the trick
     boundary where that stops (a position with cards left); full width, the
@@ -80,7 +83,10 @@ def depth_limited(position: Position, tricks: int, leaf,
     each card weighs exp(own points / softness), shared out among the cards
     of its run of equivalents (one choice). The twin of the compiled estimate
     search."""
-    return {card: values for card, (values, _) in _limited_results(position, tricks, leaf, softness).items()}
+    return {
+        card: values
+        for card, (values, _) in _limited_results(position, tricks, leaf, softness).items()
+    }
 
 
 def _limited_results(position, tricks, leaf, softness):
@@ -105,11 +111,14 @@ def _limited_value(position: Position, tricks: int, leaf, softness):
     if estimated and softness > 0:
         top = max(values[mover] for values, _ in results.values())
         runs = _runs(position)
-        weights = {card: math.exp((values[mover] - top) / softness) / runs[card]
-                   for card, (values, _) in results.items()}  # fmt: skip
+        weights = {
+            card: math.exp((values[mover] - top) / softness) / runs[card]
+            for card, (values, _) in results.items()
+        }
         total = sum(weights.values())
-        return tuple(sum(weights[c] * v[s] for c, (v, _) in results.items()) / total
-                     for s in range(SEATS)), True  # fmt: skip
+        return tuple(
+            sum(weights[c] * v[s] for c, (v, _) in results.items()) / total for s in range(SEATS)
+        ), True
     best, best_key = None, None
     for values, _ in results.values():
         opponents = max(values[s] for s in range(SEATS) if s != mover)
@@ -127,8 +136,10 @@ def _runs(position: Position) -> dict[Card, int]:
     others |= set(position.trick)
     runs, current = {}, []
     for card in sorted(hand, key=lambda c: (c.suit, c.rank)):
-        if current and (current[-1].suit != card.suit or any(
-                o.suit == card.suit and current[-1].rank < o.rank < card.rank for o in others)):
+        if current and (
+            current[-1].suit != card.suit
+            or any(o.suit == card.suit and current[-1].rank < o.rank < card.rank for o in others)
+        ):
             runs.update(dict.fromkeys(current, len(current)))
             current = []
         current.append(card)

@@ -11,13 +11,13 @@ import json
 import random
 
 import pytest
+from positions import random_position
 
 import analysis
 import analysis.graph
 import analysis.report
 import analysis.reviews
 from analysis import analyze, review
-from positions import random_position
 from solver import CoinsError, Position, solve
 from solver.maxn import solve_maxn
 from solver.record import Record
@@ -42,8 +42,7 @@ def test_docstring_examples(module):
 # ----- analyze ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("position", [Position.parse(ENDING), *small_positions(3, seed=3)],
-                         ids=str)
+@pytest.mark.parametrize("position", [Position.parse(ENDING), *small_positions(3, seed=3)], ids=str)
 def test_analyze_walks_the_maxn_line_with_both_modes_values(position):
     report = analyze(position)
     assert report.exact
@@ -118,8 +117,7 @@ def paranoid_optimal_record(position: Position) -> list:
     return cards
 
 
-@pytest.mark.parametrize("position", [Position.parse(ENDING), *small_positions(2, seed=4)],
-                         ids=str)
+@pytest.mark.parametrize("position", [Position.parse(ENDING), *small_positions(2, seed=4)], ids=str)
 def test_playing_optimal_cards_costs_nothing(position):
     cards = paranoid_optimal_record(position)
     result = review(Record.of(position, cards))
@@ -248,8 +246,9 @@ def test_cli_graph(coins, tmp_path):
 
 def test_cli_graph_out_of_budget_writes_what_it_found(coins, tmp_path):
     out_file = tmp_path / "g.json"
-    status, out, _ = coins("graph", ENDING, "--depth", "3", "--max-nodes", "2000",
-                           "--out", str(out_file))  # fmt: skip
+    status, out, _ = coins(
+        "graph", ENDING, "--depth", "3", "--max-nodes", "2000", "--out", str(out_file)
+    )
     assert status == 0 and out_file.exists()
     assert "stopped by the node or time limit: positions not yet solved have no values" in out
 

@@ -69,9 +69,14 @@ def values(record: dict) -> dict:
 
 def run_cli(args, stdin=None, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "coins", "batch", "--quiet", *args], cwd=REPO, input=stdin,
-        capture_output=True, text=True, timeout=300, **kwargs,
-    )  # fmt: skip
+        [sys.executable, "-m", "coins", "batch", "--quiet", *args],
+        cwd=REPO,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        **kwargs,
+    )
 
 
 # ----- results -----------------------------------------------------------------------
@@ -119,8 +124,15 @@ def test_limits_cut_short_with_bounds(tmp_path):
 
 def test_error_lines_name_the_line_and_the_batch_goes_on(tmp_path):
     good = positions(2)
-    lines = ["# a comment", good[0], "", "not a position", RECORD.replace("7C", "8C"), good[1],
-             "? K.3.. J.6.. 0 - 0,1,0 | 7C"]  # fmt: skip
+    lines = [
+        "# a comment",
+        good[0],
+        "",
+        "not a position",
+        RECORD.replace("7C", "8C"),
+        good[1],
+        "? K.3.. J.6.. 0 - 0,1,0 | 7C",
+    ]
     out = tmp_path / "out.jsonl"
     summary = run_batch(read_lines(lines), out, BatchOptions(), workers=1)
     assert (summary.solved, summary.errors) == (2, 3)
@@ -150,8 +162,13 @@ def test_random_lines_are_made_as_the_batch_reads_them(tmp_path):
     made = []
     lines = GeneratedLines(6, 1, lambda rng: made.append(1) or Position.random(rng, 1))
     seen = []
-    run_batch(lines, tmp_path / "out.jsonl", workers=1, chunk=2,
-              on_progress=lambda done, todo, summary: seen.append((done, len(made))))  # fmt: skip
+    run_batch(
+        lines,
+        tmp_path / "out.jsonl",
+        workers=1,
+        chunk=2,
+        on_progress=lambda done, todo, summary: seen.append((done, len(made))),
+    )
     assert seen == [(0, 0), (2, 2), (4, 4), (6, 6)]
 
 
@@ -191,12 +208,29 @@ def test_resume_refuses_an_output_of_another_batch(tmp_path):
 
 def test_killed_batch_resumes_complete_without_duplicates(tmp_path):
     out = tmp_path / "out.jsonl"
-    args = ["--random", "100", "--cards", "7", "--seed", "3", "--mode", "both",
-            "--workers", "2", "--chunk", "4", "--out", str(out)]  # fmt: skip
+    args = [
+        "--random",
+        "100",
+        "--cards",
+        "7",
+        "--seed",
+        "3",
+        "--mode",
+        "both",
+        "--workers",
+        "2",
+        "--chunk",
+        "4",
+        "--out",
+        str(out),
+    ]
     process = subprocess.Popen(
-        [sys.executable, "-m", "coins", "batch", "--quiet", *args], cwd=REPO,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
+        [sys.executable, "-m", "coins", "batch", "--quiet", *args],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 2000):
@@ -220,12 +254,28 @@ def test_ctrl_c_stops_cleanly_with_a_summary(tmp_path, whole_group):
     # Ctrl-C in a terminal reaches the whole process group (the workers too)
     out = tmp_path / "out.jsonl"
     # enough positions that an idle machine cannot finish them between two looks at the file
-    args = ["--random", "4000", "--cards", "7", "--mode", "both", "--workers", "2", "--chunk", "2",
-            "--out", str(out)]  # fmt: skip
+    args = [
+        "--random",
+        "4000",
+        "--cards",
+        "7",
+        "--mode",
+        "both",
+        "--workers",
+        "2",
+        "--chunk",
+        "2",
+        "--out",
+        str(out),
+    ]
     process = subprocess.Popen(
-        [sys.executable, "-m", "coins", "batch", "--quiet", *args], cwd=REPO,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-    )  # fmt: skip
+        [sys.executable, "-m", "coins", "batch", "--quiet", *args],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 2000):
         time.sleep(0.05)
@@ -261,8 +311,10 @@ def test_cli_bad_arguments(tmp_path, capsys):
     assert cli.main(["batch", str(tmp_path / "missing.txt"), "--out", out]) == 2
     assert "missing.txt does not exist" in capsys.readouterr().err
     assert cli.main(["batch", "x", "--random", "3", "--out", out]) == 2
-    assert cli.main(["batch", "--random", "1", "--out", out, "--max-nodes", "5",
-                     "--time-limit", "1"]) == 2  # fmt: skip
+    assert (
+        cli.main(["batch", "--random", "1", "--out", out, "--max-nodes", "5", "--time-limit", "1"])
+        == 2
+    )
 
 
 def test_cli_in_process(tmp_path, capsys, monkeypatch):
@@ -281,15 +333,47 @@ def test_dask_cluster_gives_the_local_results(tmp_path):
     lines = tmp_path / "in.txt"
     lines.write_text("\n".join(positions(24, cards=6) + ["bad", RECORD]) + "\n")
     local = tmp_path / "local.jsonl"
-    assert cli.main(["batch", str(lines), "--out", str(local), "--mode", "both", "--workers", "1",
-                     "--quiet"]) == 0  # fmt: skip
+    assert (
+        cli.main(
+            [
+                "batch",
+                str(lines),
+                "--out",
+                str(local),
+                "--mode",
+                "both",
+                "--workers",
+                "1",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     with distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
-    ) as cluster:  # fmt: skip
+        n_workers=2,
+        processes=True,
+        threads_per_worker=1,
+        dashboard_address=None,
+    ) as cluster:
         remote = tmp_path / "remote.jsonl"
-        assert cli.main(["batch", str(lines), "--out", str(remote), "--mode", "both",
-                         "--scheduler", cluster.scheduler_address, "--chunk", "3",
-                         "--quiet"]) == 0  # fmt: skip
+        assert (
+            cli.main(
+                [
+                    "batch",
+                    str(lines),
+                    "--out",
+                    str(remote),
+                    "--mode",
+                    "both",
+                    "--scheduler",
+                    cluster.scheduler_address,
+                    "--chunk",
+                    "3",
+                    "--quiet",
+                ]
+            )
+            == 0
+        )
         with distributed.Client(cluster) as client:  # the work ran in the worker processes
             assert len(client.scheduler_info()["workers"]) == 2
     strip = lambda r: {k: v for k, v in r.items() if k not in ("nodes", "seconds")}  # noqa: E731
@@ -323,19 +407,41 @@ def _children(pid: int) -> list[int]:
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
 def test_a_killed_worker_stops_the_batch_cleanly_and_it_resumes(tmp_path):
     out = tmp_path / "out.jsonl"
-    args = ["--random", "100", "--cards", "7", "--seed", "4", "--mode", "both",
-            "--workers", "2", "--chunk", "2", "--out", str(out)]  # fmt: skip
+    args = [
+        "--random",
+        "100",
+        "--cards",
+        "7",
+        "--seed",
+        "4",
+        "--mode",
+        "both",
+        "--workers",
+        "2",
+        "--chunk",
+        "2",
+        "--out",
+        str(out),
+    ]
     process = subprocess.Popen(
-        [sys.executable, "-m", "coins", "batch", "--quiet", *args], cwd=REPO,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-    )  # fmt: skip
+        [sys.executable, "-m", "coins", "batch", "--quiet", *args],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 2000):
             time.sleep(0.05)
         # loky's workers are the grandchildren or children of the batch: kill one of them
-        workers = [p for c in _children(process.pid) for p in [c, *_children(c)]
-                   if "loky" in Path(f"/proc/{p}/cmdline").read_text()]  # fmt: skip
+        workers = [
+            p
+            for c in _children(process.pid)
+            for p in [c, *_children(c)]
+            if "loky" in Path(f"/proc/{p}/cmdline").read_text()
+        ]
         assert workers
         os.kill(workers[-1], signal.SIGKILL)
         stdout, stderr = process.communicate(timeout=60)
@@ -352,8 +458,23 @@ def test_a_killed_worker_stops_the_batch_cleanly_and_it_resumes(tmp_path):
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_a_full_disk_stops_with_one_clear_error(capsys):
-    assert cli.main(["batch", "--random", "2", "--cards", "3", "--workers", "1", "--quiet",
-                     "--out", "/dev/full"]) == 2  # fmt: skip
+    assert (
+        cli.main(
+            [
+                "batch",
+                "--random",
+                "2",
+                "--cards",
+                "3",
+                "--workers",
+                "1",
+                "--quiet",
+                "--out",
+                "/dev/full",
+            ]
+        )
+        == 2
+    )
     error = capsys.readouterr().err
     assert "cannot write the output /dev/full" in error and "No space left" in error
     assert "run the same command again" in error

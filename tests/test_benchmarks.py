@@ -43,12 +43,21 @@ def test_summarize():
     assert summary["nodes_per_second"] == pytest.approx(10.0)
     assert summary["tt_hit_rate"] is None and summary["first_card_cutoffs"]["pair"] is None
     assert summary["seats"] == summary["seats_proven"] == summary["open_points"] == 0
-    seated = [r | {"all_bounds": [[1, 1], None, [0, 3 if i == 2 else 0]]} for i, r in enumerate(records)]
+    seated = [
+        r | {"all_bounds": [[1, 1], None, [0, 3 if i == 2 else 0]]} for i, r in enumerate(records)
+    ]
     summary = bench.summarize(seated)
     assert (summary["seats"], summary["seats_proven"], summary["open_points"]) == (20, 19, 3)
-    profiled = [r | {"tt_probes": 10, "tt_hits": 4, "tt_decided": 2,
-                     "first_card_cutoffs": {"pair": 0.5, "seat": None if i > 1 else 0.9}}
-                for i, r in enumerate(records)]
+    profiled = [
+        r
+        | {
+            "tt_probes": 10,
+            "tt_hits": 4,
+            "tt_decided": 2,
+            "first_card_cutoffs": {"pair": 0.5, "seat": None if i > 1 else 0.9},
+        }
+        for i, r in enumerate(records)
+    ]
     summary = bench.summarize(profiled)
     assert summary["tt_hit_rate"] == 0.4 and summary["tt_decided_rate"] == 0.2
     assert summary["first_card_cutoffs"] == {"pair": 0.5, "seat": 0.9}
@@ -79,8 +88,9 @@ def test_full_deal_records_carry_every_seat():
 
 
 def test_full_deals_are_run_for_every_seat(tmp_path):
-    report = bench.main(["--sizes", "16", "--quick", "--time-cap", "0.2",
-                         "--output", str(tmp_path / "solver.json")])
+    report = bench.main(
+        ["--sizes", "16", "--quick", "--time-cap", "0.2", "--output", str(tmp_path / "solver.json")]
+    )
     records = report["positions"]
     assert list(report["sizes"]) == ["16", bench.RUNS]
     quick = bench.QUICK_POSITIONS
@@ -90,18 +100,22 @@ def test_full_deals_are_run_for_every_seat(tmp_path):
         assert all(low <= high for low, high in record["all_bounds"])
     full = report["sizes"]["16"]
     assert full["seats"] == 3 * quick
-    assert full["open_points"] == sum(high - low for r in records[:quick] for low, high in r["all_bounds"])
+    assert full["open_points"] == sum(
+        high - low for r in records[:quick] for low, high in r["all_bounds"]
+    )
     assert "seats proven" in bench.markdown(report)
 
 
 def test_all_seats_solves_every_seat_of_the_endings(tmp_path, capsys):
-    report = bench.main(["--sizes", "6", "--quick", "--all-seats",
-                         "--output", str(tmp_path / "solver.json")])
+    report = bench.main(
+        ["--sizes", "6", "--quick", "--all-seats", "--output", str(tmp_path / "solver.json")]
+    )
     assert report["options"]["all_seats"]
     for record in report["positions"]:
         assert record["seats"] == [0, 1, 2] and record["exact"]
-        assert record["values"] == solve(record["position"], card_values=False,
-                                         line=False).guaranteed
+        assert (
+            record["values"] == solve(record["position"], card_values=False, line=False).guaranteed
+        )
     assert report["sizes"]["6"]["seats"] == 3 * bench.QUICK_POSITIONS
     assert "Every seat's guaranteed value" in capsys.readouterr().out
     assert "all three seats' values of the endings too" in bench.markdown(report)
@@ -117,8 +131,19 @@ def test_repeat_keeps_the_run_of_median_time(monkeypatch):
 
 
 def test_repeated_runs_are_saved_with_every_run(tmp_path):
-    report = bench.main(["--sizes", "6", "--quick", "--repeat", "2", "--threads", "1",
-                         "--output", str(tmp_path / "solver.json")])
+    report = bench.main(
+        [
+            "--sizes",
+            "6",
+            "--quick",
+            "--repeat",
+            "2",
+            "--threads",
+            "1",
+            "--output",
+            str(tmp_path / "solver.json"),
+        ]
+    )
     assert report["options"]["repeat"] == 2
     for record in report["positions"]:
         assert record["seconds"] == min(record["repeat_seconds"])  # the lower middle of two
@@ -158,8 +183,9 @@ def test_quick_runs_never_overwrite_the_committed_results():
         assert saved.parent == bench.RESULTS.parent and saved.name.endswith("_quick.json.tmp")
         ignored = subprocess.run(["git", "check-ignore", "-q", str(saved)], cwd=bench.HERE)
         assert ignored.returncode == 0, f"git would track {saved}"
-    assert bench.output_path(bench.parse_args(["--quick", "--output", "x.json"]),
-                             bench.RESULTS) == Path("x.json")
+    assert bench.output_path(
+        bench.parse_args(["--quick", "--output", "x.json"]), bench.RESULTS
+    ) == Path("x.json")
 
 
 def test_held_out_runs_are_saved_apart(tmp_path):
@@ -167,8 +193,10 @@ def test_held_out_runs_are_saved_apart(tmp_path):
     held_out = bench.output_path(bench.parse_args(["--held-out"]), bench.RESULTS)
     assert held_out == bench.RESULTS.with_name("solver_held_out.json")
     chosen = tmp_path / "mine.json"
-    assert bench.output_path(bench.parse_args(["--held-out", "--output", str(chosen)]),
-                             bench.RESULTS) == chosen
+    assert (
+        bench.output_path(bench.parse_args(["--held-out", "--output", str(chosen)]), bench.RESULTS)
+        == chosen
+    )
     report = bench.main(["--sizes", "6", "--quick", "--held-out", "--output", str(chosen)])
     assert report["options"]["held_out"]
     dealt = bench.held_out_suite({6: bench.QUICK_POSITIONS})[6]
@@ -177,9 +205,15 @@ def test_held_out_runs_are_saved_apart(tmp_path):
 
 # ----- benchmarks/compare.py: two runs, position by position ------------------------------
 
+
 def _record(position, nodes, exact=True, bounds=((0, 0), None, None)):
-    return {"cards": 6, "position": position, "nodes": nodes, "exact": exact,
-            "all_bounds": [None if b is None else list(b) for b in bounds]}
+    return {
+        "cards": 6,
+        "position": position,
+        "nodes": nodes,
+        "exact": exact,
+        "all_bounds": [None if b is None else list(b) for b in bounds],
+    }
 
 
 def _report(path, records, threads=1):
@@ -189,8 +223,12 @@ def _report(path, records, threads=1):
 
 def test_compare_gives_each_sizes_totals_and_geometric_mean():
     before = {("6", p): _record(p, n) for p, n in (("a", 100), ("b", 400), ("c", 50), ("d", 10))}
-    after = {("6", "a"): _record("a", 200), ("6", "b"): _record("b", 100),
-             ("6", "c"): _record("c", 52), ("6", "d"): _record("d", 999, exact=False)}
+    after = {
+        ("6", "a"): _record("a", 200),
+        ("6", "b"): _record("b", 100),
+        ("6", "c"): _record("c", 52),
+        ("6", "d"): _record("d", 999, exact=False),
+    }
     size = compare_bench.compare(before, after)["6"]
     assert (size["positions"], size["finished"]) == (4, 3)  # d was cut short after
     assert (size["nodes_before"], size["nodes_after"]) == (560, 1351)
@@ -239,6 +277,7 @@ def test_compare_rejects_what_is_not_a_report(tmp_path, capsys, content):
 
 # ----- benchmarks/maxn.py: the equilibrium (max^n) solver ---------------------------------
 
+
 def test_committed_maxn_suite_is_the_one_its_header_describes():
     assert maxn_bench.SUITE.read_text() == maxn_bench.make_suite()
 
@@ -254,8 +293,9 @@ def test_maxn_suite_sizes_and_shared_positions():
 
 def test_maxn_quick_run_saves_what_it_solved(tmp_path, capsys):
     output = tmp_path / "maxn.json"
-    report = maxn_bench.main(["--sizes", "6", "--quick", "--positions", "2", "--markdown",
-                              "--output", str(output)])
+    report = maxn_bench.main(
+        ["--sizes", "6", "--quick", "--positions", "2", "--markdown", "--output", str(output)]
+    )
     assert json.loads(output.read_text()) == json.loads(json.dumps(report))
     assert list(report["sizes"]) == ["6"] and report["sizes"]["6"]["positions"] == 2
     assert report["total_nodes"] == sum(r["nodes"] for r in report["positions"])

@@ -35,7 +35,9 @@ def random_positions(n: int, seed: int):
         yield position, rng
 
 
-@pytest.mark.parametrize("bot", [random_bot, greedy_bot, FAST_PIMC], ids=["random", "greedy", "pimc"])
+@pytest.mark.parametrize(
+    "bot", [random_bot, greedy_bot, FAST_PIMC], ids=["random", "greedy", "pimc"]
+)
 def test_bots_play_legal_cards_at_random_positions(bot):
     for position, rng in random_positions(150, seed=3):
         seat = position.to_move
@@ -57,7 +59,9 @@ def test_many_greedy_and_random_hands_are_legal():
         assert len(result.record.moves) == 48
 
 
-@pytest.mark.parametrize("bot", [random_bot, greedy_bot, FAST_PIMC], ids=["random", "greedy", "pimc"])
+@pytest.mark.parametrize(
+    "bot", [random_bot, greedy_bot, FAST_PIMC], ids=["random", "greedy", "pimc"]
+)
 def test_bots_do_not_look_at_the_hidden_hands(bot):
     for position, rng in random_positions(40, seed=5):
         seat = position.to_move

@@ -57,4 +57,8 @@ def test_an_unset_cancel_changes_nothing():
     running = solve_on_a_thread(Cancel(), ending)
     running["thread"].join(timeout=60)
     result = running["outcome"]["result"]
-    assert result.exact and result.guaranteed == solve(Position.parse(ending)).guaranteed == [0, 0, 2]
+    assert result.exact and result.guaranteed == solve(Position.parse(ending)).guaranteed == [
+        0,
+        0,
+        2,
+    ]

@@ -60,8 +60,9 @@ def test_solve_text_shows_the_values_of_solve(capsys, text):
 def test_solve_text_groups_the_line_by_trick(capsys):
     expected = solve(ENDING)
     _, out, _ = run(capsys, "solve", ENDING)
-    tricks = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()
-              and ":" in line]
+    tricks = [
+        line.split() for line in out.splitlines() if line.strip()[:1].isdigit() and ":" in line
+    ]
     assert [int(t[0]) for t in tricks] == list(range(1, len(expected.line) // 3 + 1))
     played = [word.split(":")[1] for trick in tricks for word in trick[1:4]]
     assert played == [str(c) for c in expected.line]
@@ -72,10 +73,31 @@ def test_solve_json_matches_solve(capsys):
     status, out, _ = run(capsys, "solve", MID_TRICK, "--json")
     assert status == 0
     got = json.loads(out)
-    assert set(got) == {"position", "mode", "to_move", "guaranteed", "bounds", "card_values",
-                        "optimal", "line", "exact", "interrupted", "nodes", "seconds"}
-    for key in ("position", "to_move", "guaranteed", "bounds", "card_values", "optimal",
-                "line", "exact", "interrupted"):
+    assert set(got) == {
+        "position",
+        "mode",
+        "to_move",
+        "guaranteed",
+        "bounds",
+        "card_values",
+        "optimal",
+        "line",
+        "exact",
+        "interrupted",
+        "nodes",
+        "seconds",
+    }
+    for key in (
+        "position",
+        "to_move",
+        "guaranteed",
+        "bounds",
+        "card_values",
+        "optimal",
+        "line",
+        "exact",
+        "interrupted",
+    ):
         assert got[key] == expected[key], key
 
 
@@ -105,7 +127,9 @@ def test_memory_lends_a_fixed_table_of_that_size(capsys, monkeypatch):
     [table] = lent
     assert table.megabytes == 2 and not table.can_grow
     got, expected = json.loads(out), solve(ENDING)
-    assert got["guaranteed"] == expected.guaranteed and got["line"] == [str(c) for c in expected.line]
+    assert got["guaranteed"] == expected.guaranteed and got["line"] == [
+        str(c) for c in expected.line
+    ]
 
 
 def test_a_limit_says_not_exact_and_shows_the_interval(capsys):
@@ -122,8 +146,9 @@ def test_a_limit_says_not_exact_and_shows_the_interval(capsys):
 
 def test_max_n_alone_stopped_short_speaks_of_no_interval(capsys):
     """--mode maxn shows no guaranteed values, so no proven interval to speak of."""
-    status, out, _ = run(capsys, "solve", str(Position.random(3, 10)), "--mode", "maxn",
-                         "--max-nodes", "1000")  # fmt: skip
+    status, out, _ = run(
+        capsys, "solve", str(Position.random(3, 10)), "--mode", "maxn", "--max-nodes", "1000"
+    )
     assert status == 0
     assert "Not exact: the search hit its node or time limit." in " ".join(out.split())
     assert "interval" not in out
@@ -156,12 +181,17 @@ def test_compile_notice_goes_to_stderr(capsys, monkeypatch):
 def test_compile_notice_only_on_the_first_run(tmp_path):
     """With an empty cache the first solve says it compiles (all the kernels,
     not only the paranoid ones it needs); the next run loads them silently."""
-    script = f"import sys; from coins.cli import main; sys.exit(main(['solve', {ENDING!r}, '--json']))"
+    script = (
+        f"import sys; from coins.cli import main; sys.exit(main(['solve', {ENDING!r}, '--json']))"
+    )
     runs = [
         subprocess.run(
-            [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True,
+            [sys.executable, "-c", script],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
             env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
-        )  # fmt: skip
+        )
         for _ in range(2)
     ]
     assert [r.returncode for r in runs] == [0, 0]
@@ -253,9 +283,13 @@ def test_ctrl_c_stops_a_long_solve_at_once(mode):
         f"sys.exit(main(['solve', '--mode', '{mode}', {FULL_DEAL!r}]))"
     )
     process = subprocess.Popen(
-        [sys.executable, "-c", script], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )  # fmt: skip
+        [sys.executable, "-c", script],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert process.stdout.readline() == "searching\n"
     time.sleep(1.0)
     sent = time.monotonic()
@@ -269,13 +303,17 @@ def test_ctrl_c_stops_a_long_solve_at_once(mode):
 def test_solve_beyond_exact_reach_gives_the_estimate_apart(capsys):
     """A full deal's equilibrium is out of exact reach: --mode maxn keeps the proven
     fields empty and gives the estimate beside them, marked, within the limit."""
-    status, out, _ = run(capsys, "solve", FULL_DEAL, "--mode", "maxn", "--time-limit", "2", "--json")
+    status, out, _ = run(
+        capsys, "solve", FULL_DEAL, "--mode", "maxn", "--time-limit", "2", "--json"
+    )
     got = json.loads(out)
     assert status == 0 and got["exact"] is False
     assert got["equilibrium"] is None and got["card_results"] == {}
     estimate = got["estimate"]
     assert estimate["exact"] is False and estimate["depth"] >= 1
-    assert set(estimate["card_results"]) == {str(c) for c in Position.parse(FULL_DEAL).legal_cards()}
+    assert set(estimate["card_results"]) == {
+        str(c) for c in Position.parse(FULL_DEAL).legal_cards()
+    }
     assert estimate["best"] in estimate["card_results"]
     _, text, _ = run(capsys, "solve", FULL_DEAL, "--mode", "both", "--time-limit", "2")
     assert "Estimated, not proven" in text and "~" in text

@@ -19,7 +19,10 @@ CHECK = "from solver.compiled import is_compiled; print(is_compiled())"
 
 def python(code, **env):
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
         env=dict(os.environ, **env),
     )
     assert done.returncode == 0, done.stderr
@@ -60,7 +63,12 @@ def test_empty_cache_then_filled_cache(tmp_path):
 def test_the_kernels_are_plain_python_exactly_when_jit_is_off():
     """CI runs the tests marked ``kernels`` once more with NUMBA_DISABLE_JIT=1:
     they must then run the kernels as plain Python, and compiled otherwise."""
-    kernels = [_kernels.paranoid_search, _kernels.maxn_search, _kernels.play_until, _kernels.move_score]
+    kernels = [
+        _kernels.paranoid_search,
+        _kernels.maxn_search,
+        _kernels.play_until,
+        _kernels.move_score,
+    ]
     assert all(isinstance(kernel, FunctionType) == bool(config.DISABLE_JIT) for kernel in kernels)
     assert all(isinstance(kernel, Dispatcher) != bool(config.DISABLE_JIT) for kernel in kernels)
 

@@ -106,7 +106,9 @@ def test_search_to_the_end_is_the_exact_equilibrium(seed):
     position = random_ending(rng, 4)
     found, _ = search_card_results(position, 5, threads=2)
     _, results, _ = maxn(position)
-    assert {c: tuple(v) for c, v in found.items()} == {c: tuple(map(float, v)) for c, v in results.items()}
+    assert {c: tuple(v) for c, v in found.items()} == {
+        c: tuple(map(float, v)) for c, v in results.items()
+    }
 
 
 @pytest.mark.parametrize("seed", range(4))

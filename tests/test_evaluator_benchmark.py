@@ -46,8 +46,9 @@ def _cheapest(name: str, count: int = 2) -> list[dict]:
     return sorted(evaluator.read_suite(SETS[name][0]), key=lambda r: r["seconds"])[:count]
 
 
-@pytest.mark.parametrize("record", _cheapest("suite") + _cheapest("dev"),
-                         ids=lambda r: r["position"])  # fmt: skip
+@pytest.mark.parametrize(
+    "record", _cheapest("suite") + _cheapest("dev"), ids=lambda r: r["position"]
+)
 def test_cheapest_answers_are_solved_again_alike(record):
     result = solve_maxn(Position.parse(record["position"]), card_results=True, line=False)
     assert {str(c): list(v) for c, v in result.card_results.items()} == record["card_results"]
@@ -56,8 +57,10 @@ def test_cheapest_answers_are_solved_again_alike(record):
 
 def test_judge_finds_where_cards_differ_and_the_regret():
     # seat 1 to move; only its own points (the middle number) count
-    record = {"position": "A... K2... 43... 0 5C",
-              "card_results": {"KC": [0, 0, 0], "2C": [0, 2, 0]}}  # fmt: skip
+    record = {
+        "position": "A... K2... 43... 0 5C",
+        "card_results": {"KC": [0, 0, 0], "2C": [0, 2, 0]},
+    }
     assert evaluator.judge(record, Card.parse("KC")) == (True, 2)
     assert evaluator.judge(record, Card.parse("2C")) == (True, 0)
     record["card_results"] = {"KC": [1, 0, 0], "2C": [0, 0, 1]}
@@ -79,8 +82,21 @@ def test_short_run_saves_what_it_measured(tmp_path, capsys):
 def test_another_set_and_network_are_named_in_the_report(tmp_path):
     shipped = Path(evaluator.__file__).resolve().parents[1] / "solver" / "value_net.npz"
     output = tmp_path / "dev.json"
-    report = evaluator.main(["--suite", str(evaluator.DEV_SET), "--positions", "2", "--no-baselines",
-                             "--net", str(shipped), "--time-limit", "0.2", "--output", str(output)])
+    report = evaluator.main(
+        [
+            "--suite",
+            str(evaluator.DEV_SET),
+            "--positions",
+            "2",
+            "--no-baselines",
+            "--net",
+            str(shipped),
+            "--time-limit",
+            "0.2",
+            "--output",
+            str(output),
+        ]
+    )
     assert report["suite"] == json.loads(output.read_text())["suite"]
     assert report["suite"]["file"] == "dev_positions.jsonl" and report["suite"]["positions"] == 2
     assert report["options"]["net"] == str(shipped)

@@ -12,6 +12,7 @@ import random
 
 import numpy as np
 import pytest
+from test_match import check_match
 
 from analysis import analyze, hint, matches, review
 from analysis.bots import make_bot
@@ -20,7 +21,6 @@ from coins import cli, notice
 from solver import Card, CoinsError, MatchState, Position, Record, solve_match
 from solver.match import Hand, Match, MatchError, random_player
 from solver.sampling import resample_position
-from test_match import check_match
 
 README_POSITION = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"
 SURE_COIN = ".N.2.6 .6..9 .A..J 1 KO,5C"  # seat 0 wins the match with 6B (tests/test_winning.py)
@@ -91,8 +91,10 @@ def test_pimc_for_the_match_does_not_look_at_the_hidden_hands():
         seat = position.to_move
         other = resample_position(position, seat, random.Random(1))
         match = MatchState(15, tuple(rng.randrange(3, 15) for _ in range(3)))
-        cards = [bot.choose_for_match(Record.parse(f"{shown} |"), seat, random.Random(9), match)
-                 for shown in (position, other)]  # fmt: skip
+        cards = [
+            bot.choose_for_match(Record.parse(f"{shown} |"), seat, random.Random(9), match)
+            for shown in (position, other)
+        ]
         assert cards[0] == cards[1]
 
 
@@ -130,15 +132,20 @@ def test_a_match_from_start_scores():
 def test_matches_from_start_scores_seat_every_bot_at_every_score():
     result = matches(["greedy", "random", "random"], 3, 15, seed=2, start_scores=(13, 10, 7))
     assert result.start_scores == (13, 10, 7)
-    for seating, played in result.played:
+    for _, played in result.played:
         assert played.start_scores == (13, 10, 7)
         check_match(played)
     greedy_seats = {seating.index(0) for seating, _ in result.played}
     assert greedy_seats == {0, 1, 2}  # greedy started from 13, from 10 and from 7
     assert result.to_json()["start_scores"] == [13, 10, 7]
 
-    drawn = matches(["greedy", "random", "random"], 3, 15, seed=2,
-                    start_scores=lambda rng: [rng.randint(8, 14) for _ in range(3)])
+    drawn = matches(
+        ["greedy", "random", "random"],
+        3,
+        15,
+        seed=2,
+        start_scores=lambda rng: [rng.randint(8, 14) for _ in range(3)],
+    )
     starts = [played.start_scores for _, played in drawn.played]
     assert starts[0] == starts[1] == starts[2] and len(set(starts)) > 1
     assert all(8 <= s <= 14 for start in starts for s in start)
@@ -166,7 +173,9 @@ def test_review_costs_in_chances_of_winning():
     first = found.moves[0]
     exact = solve_match(README_POSITION, 15, (13, 10, 7))
     assert first.best_chance == exact.chances[0]
-    assert first.match_cost == pytest.approx(exact.chances[0] - exact.card_chances[Card.parse("9C")][0])
+    assert first.match_cost == pytest.approx(
+        exact.chances[0] - exact.card_chances[Card.parse("9C")][0]
+    )
     assert first.match_best == [Card.parse("4O")] and first.match_cost > 0.05
     assert found.summary[0].biggest_match is first
     # once the target is reached the match is over: no chances after that card
@@ -190,7 +199,9 @@ def run(capsys, monkeypatch):
 
 
 def test_solve_command_gives_the_chances(run):
-    status, out, _ = run("solve", README_POSITION, "--target", "15", "--scores", "13,10,7", "--json")
+    status, out, _ = run(
+        "solve", README_POSITION, "--target", "15", "--scores", "13,10,7", "--json"
+    )
     assert status == 0
     match = json.loads(out)["match"]
     assert match["best"] == "4O" and match["scores"] == [13, 10, 7]
@@ -200,17 +211,34 @@ def test_solve_command_gives_the_chances(run):
 
 
 def test_match_command_from_start_scores(run):
-    status, out, _ = run("match", "--seats", "greedy", "random", "random", "--target", "15",
-                         "--start-scores", "13,10,7", "--matches", "2", "--seed", "1", "--json")
+    status, out, _ = run(
+        "match",
+        "--seats",
+        "greedy",
+        "random",
+        "random",
+        "--target",
+        "15",
+        "--start-scores",
+        "13,10,7",
+        "--matches",
+        "2",
+        "--seed",
+        "1",
+        "--json",
+    )
     assert status == 0 and json.loads(out)["start_scores"] == [13, 10, 7]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["solve", README_POSITION, "--scores", "1,2,3"], "give the match's --target"),
-    (["solve", README_POSITION, "--target", "15", "--scores", "15,0,0"], "the match is over"),
-    (["hint", README_POSITION, "--target", "15", "--mode", "paranoid"], "mode must be maxn"),
-    (["match", "--start-scores", "1,2,3"], "give their target"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["solve", README_POSITION, "--scores", "1,2,3"], "give the match's --target"),
+        (["solve", README_POSITION, "--target", "15", "--scores", "15,0,0"], "the match is over"),
+        (["hint", README_POSITION, "--target", "15", "--mode", "paranoid"], "mode must be maxn"),
+        (["match", "--start-scores", "1,2,3"], "give their target"),
+    ],
+)
 def test_match_options_that_do_not_fit_are_refused(run, argv, message):
     status, _, err = run(*argv)
     assert status == 2 and message in err and len(err.splitlines()) == 1

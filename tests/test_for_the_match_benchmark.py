@@ -7,8 +7,9 @@ from benchmarks import for_the_match
 
 def test_quick_run(tmp_path):
     output = tmp_path / "for_the_match.json"
-    report = for_the_match.main(["--seeds", "2", "1", "1", "--samples", "2",
-                                 "--exact-sizes", "3", "--output", str(output)])
+    report = for_the_match.main(
+        ["--seeds", "2", "1", "1", "--samples", "2", "--exact-sizes", "3", "--output", str(output)]
+    )
     assert json.loads(output.read_text()) == json.loads(json.dumps(report))
     assert [run["start"] for run in report["runs"]] == list(for_the_match.STARTS)
     for run in report["runs"]:

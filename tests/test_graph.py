@@ -13,10 +13,10 @@ import random
 
 import networkx as nx
 import pytest
-
-from analysis import GraphTooLarge, GraphvizMissing, NO_GRAPHVIZ, decision_graph, write_graph
-from analysis import graph as graph_module
 from positions import random_position
+
+from analysis import NO_GRAPHVIZ, GraphTooLarge, GraphvizMissing, decision_graph, write_graph
+from analysis import graph as graph_module
 from solver import CoinsError, Position, solve
 from solver.cards import Card, cards_in
 from solver.maxn import solve_maxn
@@ -34,9 +34,13 @@ def naive_runs(position: Position) -> list[list[Card]]:
     mine = cards_in(position.hands[position.to_move])
     runs: list[list[Card]] = []
     for card in mine:  # index order: by suit, low to high
-        if runs and runs[-1][-1].suit == card.suit and not any(
-            other.suit == card.suit and runs[-1][-1].rank < other.rank < card.rank
-            for other in live
+        if (
+            runs
+            and runs[-1][-1].suit == card.suit
+            and not any(
+                other.suit == card.suit and runs[-1][-1].rank < other.rank < card.rank
+                for other in live
+            )
         ):
             runs[-1].append(card)
         else:
@@ -80,16 +84,13 @@ def test_counts_match_the_legal_cards_after_equivalence(position):
         graph = decision_graph(position, depth)
         assert (graph.number_of_nodes(), graph.number_of_edges()) == naive_shape(position, depth)
     graph = decision_graph(position, 1, unit="tricks")
-    assert (graph.number_of_nodes(), graph.number_of_edges()) == naive_shape(
-        position, 1, "tricks"
-    )
+    assert (graph.number_of_nodes(), graph.number_of_edges()) == naive_shape(position, 1, "tricks")
     # a trick's depth ends where the trick closes: every leaf (not the hand's end) has a winner
     leaves = [n for n, d in graph.nodes(data=True) if graph.out_degree(n) == 0]
     assert all(graph.nodes[n]["trick_winner"] is not None for n in leaves)
 
 
-@pytest.mark.parametrize("position", [Position.parse(ENDING), *small_positions(3, seed=5)],
-                         ids=str)
+@pytest.mark.parametrize("position", [Position.parse(ENDING), *small_positions(3, seed=5)], ids=str)
 def test_paranoid_values_and_optimal_flags_match_solve(position):
     graph = decision_graph(position, 2)
     if position == Position.parse(ENDING):  # equivalent cards share edges: JC/9C, 7O/5O ...

@@ -25,9 +25,9 @@ from analysis.hint import Hint, aggregate, hint
 from analysis.inference import deal_weights, hidden_plays, log_likelihood
 from analysis.playout import greedy_card, play_until, playout
 from solver import CoinsError, Position, Record, solve
+from solver.cards import Card, parse_hand
 from solver.match import Hand, random_player
 from solver.maxn import solve_maxn
-from solver.cards import Card, parse_hand
 from solver.rules import trick_winner
 from solver.sampling import ViewSampler
 
@@ -91,7 +91,6 @@ def reference_greedy(hand: int, trick: list[int] | tuple[int, ...]) -> int:
     return reference_lowest(others if others else hand)
 
 
-
 @pytest.mark.kernels
 def test_compiled_greedy_card_matches_the_python_reference():
     rng = random.Random(9)
@@ -129,12 +128,15 @@ def test_random_cards_in_playouts_are_legal_and_seeded():
     for _ in range(200):
         position = Position.random(rng, rng.randrange(1, 17), rng.randrange(3))
         state = rng.getstate()
-        hands, leader, trick, points = play_until(position.hands, position.leader, position.trick,
-                                                  rng, 0.7, 2)  # fmt: skip
+        hands, leader, trick, points = play_until(
+            position.hands, position.leader, position.trick, rng, 0.7, 2
+        )
         rng.setstate(state)
         again = play_until(position.hands, position.leader, position.trick, rng, 0.7, 2)
         assert again == (hands, leader, trick, points)
-        assert all(h & ~o == 0 for h, o in zip(hands, position.hands))  # only cards held were played
+        assert all(
+            h & ~o == 0 for h, o in zip(hands, position.hands)
+        )  # only cards held were played
         assert max(bin(h).count("1") for h in hands) <= 2  # it stops at 2 cards a hand
         left = Position(tuple(hands), leader, tuple(trick))  # a valid position
         assert sum(points) + left.coins_left == position.coins_left
@@ -157,9 +159,17 @@ def test_seeded_playouts_are_the_same_as_plain_python():
     arithmetic does not wrap at 64 bits and NumPy's booleans add up as
     logical or."""
     root = Path(__file__).resolve().parents[1]
-    runs = [subprocess.run([sys.executable, "-c", SEEDED_PLAYOUTS], capture_output=True, text=True,
-                           cwd=root, env=dict(os.environ, NUMBA_DISABLE_JIT=plain), timeout=600)
-            for plain in ("0", "1")]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", SEEDED_PLAYOUTS],
+            capture_output=True,
+            text=True,
+            cwd=root,
+            env=dict(os.environ, NUMBA_DISABLE_JIT=plain),
+            timeout=600,
+        )
+        for plain in ("0", "1")
+    ]
     for run in runs:
         assert run.returncode == 0, run.stderr[-3000:]
     compiled, plain = (json.loads(run.stdout) for run in runs)
@@ -230,7 +240,9 @@ def test_entries_cover_every_legal_card_and_are_sorted():
         keys = [(-round(e.mean, 9), -e.best_rate, e.card) for e in result]
         assert keys == sorted(keys)  # every card on every deal: the means decide
         assert all(0 <= e.best_rate <= 1 and e.stderr >= 0 for e in result)
-        assert [e.behind for e in result] == pytest.approx([result[0].mean - e.mean for e in result])
+        assert [e.behind for e in result] == pytest.approx(
+            [result[0].mean - e.mean for e in result]
+        )
         assert result.seat == position.to_move
 
 
@@ -341,7 +353,7 @@ def test_deal_weights_are_positive_and_the_likelihood_matches_the_model():
         weights = deal_weights(view, pool)
         assert all(w > 0 for w in weights) and max(weights) == 1
         # slow reference: replay with Position and apply the model card by card
-        for hands, w in zip(pool[-3:], weights[-3:]):
+        for hands in pool[-3:]:
             full = Record(hands, view.leader, view.trick, view.taken, view.moves)
             logp = 0.0
             for n, card in enumerate(full.moves):
@@ -413,8 +425,9 @@ def test_horizon_rollouts_end_in_the_exact_value():
     for seed in range(4):
         position = record_cut(seed + 20, 5).final
         mover = position.to_move
-        result = hint(None, deals=[position], exact_cards=0, horizon=5, seed=1,
-                      evaluation="playout")
+        result = hint(
+            None, deals=[position], exact_cards=0, horizon=5, seed=1, evaluation="playout"
+        )
         assert result.exact == 0
         for entry in result:
             after = position.play(entry.card)

@@ -170,8 +170,12 @@ def test_observer_sees_every_hand_and_card():
     assert len(recorder.starts) == result.number_of_hands >= 2
     before = (0, 0, 0)
     for hand, (number, dealer, position, scores) in zip(result.hands, recorder.starts):
-        assert (number, dealer, position, scores) == (hand.number, hand.dealer,
-                                                      hand.record.start, before)  # fmt: skip
+        assert (number, dealer, position, scores) == (
+            hand.number,
+            hand.dealer,
+            hand.record.start,
+            before,
+        )
         events = [e for e in recorder.cards if e.hand == hand.number]
         assert [e.card for e in events] == list(hand.record.moves)
         assert [e.move for e in events] == list(range(1, len(events) + 1))
@@ -291,7 +295,9 @@ def test_bad_match_settings(kwargs):
     settings_.update(kwargs)
     with pytest.raises(MatchError):
         Match(
-            settings_["players"], settings_["target"], settings_["first_dealer"],
+            settings_["players"],
+            settings_["target"],
+            settings_["first_dealer"],
             seed=settings_["seed"],
         ).play()
     assert issubclass(MatchError, CoinsError)

@@ -6,15 +6,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import load_jsonl
 
+from solver import SearchPolicy, solve
 from solver.cards import COINS_MASK, DECK_SIZE, SEATS, Card
 from solver.maxn import MaxnTable, maxn_table_megabytes, solve_maxn
-from solver import SearchPolicy, solve
 from solver.position import Position
 from solver.table import shared_table
-from conftest import load_jsonl
 from tests.naive_maxn import maxn as naive_maxn
-
 
 
 def random_position(rng: random.Random) -> Position:
@@ -49,7 +48,9 @@ def random_position(rng: random.Random) -> Position:
         left = rng.randint(0, gone)
         first = rng.randint(0, left)
         second = rng.randint(0, left - first)
-        position = Position(position.hands, leader, position.trick, (first, second, left - first - second))
+        position = Position(
+            position.hands, leader, position.trick, (first, second, left - first - second)
+        )
     return position
 
 
@@ -98,8 +99,15 @@ def test_matches_naive_on_random_positions(block):
         dict(threads=1),
         dict(threads=3, table=MaxnTable(0.0005)),  # threads racing on a tiny shared table
     ],
-    ids=["no-pruning", "no-table", "no-equivalence", "plain", "tiny-table", "one-thread",
-         "three-threads"],
+    ids=[
+        "no-pruning",
+        "no-table",
+        "no-equivalence",
+        "plain",
+        "tiny-table",
+        "one-thread",
+        "three-threads",
+    ],
 )
 def test_speedups_change_nothing(options):
     rng = random.Random(7100)

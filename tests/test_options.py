@@ -32,12 +32,14 @@ from solver.maxn import solve_maxn
 
 TINY = ".K.A. 6.6.. ..J5. 0 -"  # two cards a hand
 RECORD = TINY + " | KO"
-SWEEP = settings(max_examples=12, deadline=None,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+SWEEP = settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 # numbers as a user might type them: words argparse must refuse, non-finite and huge ones
-TYPED = st.sampled_from(["inf", "-inf", "nan", "1e308", "1e12", "-0", "0x10", "1.5", "", "ten",
-                         "9" * 5000])  # fmt: skip
+TYPED = st.sampled_from(
+    ["inf", "-inf", "nan", "1e308", "1e12", "-0", "0x10", "1.5", "", "ten", "9" * 5000]
+)
 
 
 def whole(low: int, small: int, high: int | None):
@@ -50,15 +52,21 @@ def whole(low: int, small: int, high: int | None):
 
 def seconds():
     """Typed seconds: any float (non-finite too), any number, or words."""
-    return st.one_of(TYPED, st.floats(allow_nan=True, allow_infinity=True).map(repr),
-                     st.integers(-10**20, 10**20).map(str))  # fmt: skip
+    return st.one_of(
+        TYPED,
+        st.floats(allow_nan=True, allow_infinity=True).map(repr),
+        st.integers(-(10**20), 10**20).map(str),
+    )
 
 
-SEED = st.one_of(TYPED, st.integers(min_value=-10**30, max_value=10**30).map(str))
+SEED = st.one_of(TYPED, st.integers(min_value=-(10**30), max_value=10**30).map(str))
 TARGET = whole(1, 20, 10_000)
 # three scores, in range or not, below the target of the words (20) or not; and words
-SCORES = st.one_of(TYPED, st.sampled_from(["1,2", "1,2,3,4", "1,,2", "a,b,c"]),
-                   st.tuples(*[st.integers(-3, 10_002)] * 3).map(lambda t: ",".join(map(str, t))))
+SCORES = st.one_of(
+    TYPED,
+    st.sampled_from(["1,2", "1,2,3,4", "1,,2", "a,b,c"]),
+    st.tuples(*[st.integers(-3, 10_002)] * 3).map(lambda t: ",".join(map(str, t))),
+)
 NODES = whole(1, MAX_NODES, MAX_NODES)  # any valid node limit is quick on TINY
 
 
@@ -170,8 +178,9 @@ OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("words, option, values", OPTIONS,
-                         ids=[f"{w[0]} {o}" for w, o, _ in OPTIONS])  # fmt: skip
+@pytest.mark.parametrize(
+    "words, option, values", OPTIONS, ids=[f"{w[0]} {o}" for w, o, _ in OPTIONS]
+)
 def test_each_numeric_option_works_or_is_refused_in_one_line(command, words, option, values):
     @SWEEP
     @given(text=values)
@@ -187,11 +196,15 @@ def test_the_sweep_covers_every_numeric_option_of_every_command():
     commands = next(a for a in cli.build_parser()._actions if a.dest == "==SUPPRESS==" or a.choices)
     numeric = {
         (name, action.option_strings[0])
-        for name, parser in commands.choices.items() for action in parser._actions
-        if action.option_strings and (action.type in (int, float) or getattr(action.type, "kind", "")
-                                      in ("a whole number", "a number of seconds",
-                                          "three whole numbers A,B,C"))
-    }  # fmt: skip
+        for name, parser in commands.choices.items()
+        for action in parser._actions
+        if action.option_strings
+        and (
+            action.type in (int, float)
+            or getattr(action.type, "kind", "")
+            in ("a whole number", "a number of seconds", "three whole numbers A,B,C")
+        )
+    }
     assert len(numeric) >= 35 and numeric <= swept, numeric - swept
 
 
@@ -208,8 +221,9 @@ PLACES = {
 
 
 @SWEEP
-@given(place=st.sampled_from(sorted(PLACES)),
-       ext=st.sampled_from(["json", "dot", "graphml", "txt"]))  # fmt: skip
+@given(
+    place=st.sampled_from(sorted(PLACES)), ext=st.sampled_from(["json", "dot", "graphml", "txt"])
+)
 def test_graph_out_works_or_is_refused_in_one_line(command, place, ext):
     status, lines = command("graph", TINY, "--out", place.replace("EXT", ext))
     assert status == (0 if PLACES[place] and ext != "txt" else 2), lines
@@ -232,8 +246,10 @@ def test_batch_input_is_read_or_refused_in_one_line(command, place):
 
 
 @SWEEP
-@given(option=st.sampled_from(["--json", "--csv", "--plot"]),
-       place=st.sampled_from([*sorted(PLACES), "results.jsonl"]))  # fmt: skip
+@given(
+    option=st.sampled_from(["--json", "--csv", "--plot"]),
+    place=st.sampled_from([*sorted(PLACES), "results.jsonl"]),
+)
 def test_study_exports_work_or_are_refused_before_the_study(command, option, place):
     status, lines = command(*STUDY, "--out", "results.jsonl", option, place.replace("EXT", "x"))
     if option == "--json":  # the file itself
@@ -245,14 +261,26 @@ def test_study_exports_work_or_are_refused_before_the_study(command, option, pla
 
 def test_the_campaign_of_the_issue(command, tmp_path):
     """The cases that once gave tracebacks, or wrote where they should not."""
-    for argv in (["solve", TINY, "--time-limit", "inf"], ["solve", TINY, "--time-limit", "1e308"],
-                 ["graph", TINY, "--out", "/nonexistent/dir/g.json"],
-                 ["study", "--count", "3", "--cards", "3", "--json", "/nonexistent/x.json",
-                  "--out", "s.jsonl"],
-                 ["study", "--count", "3", "--cards", "3", "--plot", "/nonexistent/p",
-                  "--out", "s.jsonl"],
-                 ["batch", "in.txt", "--out", "in.txt"], ["batch", "in.txt", "--out", "notes.txt"],
-                 ["batch", "--random", str(10**12), "--out", "r.jsonl"]):  # fmt: skip
+    for argv in (
+        ["solve", TINY, "--time-limit", "inf"],
+        ["solve", TINY, "--time-limit", "1e308"],
+        ["graph", TINY, "--out", "/nonexistent/dir/g.json"],
+        [
+            "study",
+            "--count",
+            "3",
+            "--cards",
+            "3",
+            "--json",
+            "/nonexistent/x.json",
+            "--out",
+            "s.jsonl",
+        ],
+        ["study", "--count", "3", "--cards", "3", "--plot", "/nonexistent/p", "--out", "s.jsonl"],
+        ["batch", "in.txt", "--out", "in.txt"],
+        ["batch", "in.txt", "--out", "notes.txt"],
+        ["batch", "--random", str(10**12), "--out", "r.jsonl"],
+    ):
         assert command(*argv)[0] == 2, argv
     assert (tmp_path / "in.txt").read_text() == TINY + "\n"  # the input is left alone
     assert (tmp_path / "notes.txt").read_text() == "not results\n"
@@ -281,8 +309,10 @@ CALLS = {
     "review max_nodes": (lambda v: review(RECORD, max_nodes=v), BAD_NODES),
     "decision_graph time_limit": (lambda v: decision_graph(TINY, time_limit=v), BAD_SECONDS),
     "decision_graph depth": (lambda v: decision_graph(TINY, v), [-1, 49, 1.5, math.inf]),
-    "decision_graph max_positions": (lambda v: decision_graph(TINY, max_positions=v),
-                                     [0, 10**6, math.nan]),
+    "decision_graph max_positions": (
+        lambda v: decision_graph(TINY, max_positions=v),
+        [0, 10**6, math.nan],
+    ),
     "BatchOptions time_limit": (lambda v: BatchOptions(time_limit=v), BAD_SECONDS),
     "hint time_limit": (lambda v: hint(TINY, 1, v), [x for x in BAD_SECONDS if x != 0.0]),
     "hint samples": (lambda v: hint(TINY, v, 0), [0, 10**5, 2.5, math.inf]),

@@ -27,8 +27,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from analysis.arena import SEATINGS, duplicate, matches
 from analysis import hint
+from analysis.arena import SEATINGS, duplicate, matches
 from analysis.hint import HintEntry
 from coins import cli, render
 from coins import game as game_module
@@ -81,8 +81,21 @@ def test_hint_sampler_option(capsys):
 
 def test_match_json(capsys):
     out = json.loads(
-        run(["match", "--seats", "greedy", "random", "random", "--hands", "4", "--seed", "3",
-             "--json"], capsys)  # fmt: skip
+        run(
+            [
+                "match",
+                "--seats",
+                "greedy",
+                "random",
+                "random",
+                "--hands",
+                "4",
+                "--seed",
+                "3",
+                "--json",
+            ],
+            capsys,
+        )
     )
     assert out["hands"] == 12 and out["deals"] == 4
     assert [s["bot"] for s in out["scores"]] == ["greedy", "random", "random"]
@@ -101,8 +114,24 @@ def test_duplicate_is_seeded_and_balanced():
 
 
 def test_match_with_pimc_runs(capsys):
-    out = run(["match", "--seats", "pimc", "greedy", "random", "--hands", "1", "--seed", "1",
-               "--pimc-samples", "2", "--pimc-time-limit", "0.02"], capsys)  # fmt: skip
+    out = run(
+        [
+            "match",
+            "--seats",
+            "pimc",
+            "greedy",
+            "random",
+            "--hands",
+            "1",
+            "--seed",
+            "1",
+            "--pimc-samples",
+            "2",
+            "--pimc-time-limit",
+            "0.02",
+        ],
+        capsys,
+    )
     assert "pimc" in out and "points/hand" in out
 
 
@@ -170,8 +199,25 @@ def test_matches_are_reproducible():
 
 
 def test_match_target_json(capsys):
-    out = json.loads(run(["match", "--seats", "greedy", "random", "random", "--target", "15",
-                          "--matches", "3", "--seed", "2", "--json"], capsys))  # fmt: skip
+    out = json.loads(
+        run(
+            [
+                "match",
+                "--seats",
+                "greedy",
+                "random",
+                "random",
+                "--target",
+                "15",
+                "--matches",
+                "3",
+                "--seed",
+                "2",
+                "--json",
+            ],
+            capsys,
+        )
+    )
     expected = matches(["greedy", "random", "random"], 3, 15, seed=2)
     assert out["target"] == 15 and out["deals"] == 3 and out["matches"] == 9
     assert [s["matches_won"] for s in out["scores"]] == [s.won for s in expected.scores]
@@ -184,12 +230,27 @@ def test_match_target_json(capsys):
 
 
 def test_match_target_table(capsys):
-    out = run(["match", "--seats", "greedy", "random", "random", "--target", "10",
-               "--matches", "2", "--seed", "4"], capsys)  # fmt: skip
+    out = run(
+        [
+            "match",
+            "--seats",
+            "greedy",
+            "random",
+            "random",
+            "--target",
+            "10",
+            "--matches",
+            "2",
+            "--seed",
+            "4",
+        ],
+        capsys,
+    )
     expected = matches(["greedy", "random", "random"], 2, 10, seed=4)
     assert "won" in out and "points/hand" in out
-    rows = [line.split() for line in out.splitlines()
-            if line.split()[:1] in (["greedy"], ["random"])]
+    rows = [
+        line.split() for line in out.splitlines() if line.split()[:1] in (["greedy"], ["random"])
+    ]
     assert [int(row[1]) for row in rows] == [s.won for s in expected.scores]
     assert f"2 match seeds x 3 seatings = 6 matches to 10 points ({expected.hands} hands)" in out
 
@@ -240,17 +301,21 @@ class Script:
 def new_game(script, **settings):
     out = io.StringIO()
     settings = {"bots": ("greedy", "random"), "seed": 4, "hint_options": FAST_HINT} | settings
-    game = TerminalGame(Console(file=out, width=200, color_system=None), script, echo=True,
-                        **settings)  # fmt: skip
+    game = TerminalGame(
+        Console(file=out, width=200, color_system=None), script, echo=True, **settings
+    )
     script.game = game
     return game, out
 
 
 def user_moves(result, seat):
     """The cards ``seat`` played in a match, from the records."""
-    return [card for hand in result.hands
-            for position, card in zip(hand.record.positions(), hand.record.moves)
-            if position.to_move == seat]  # fmt: skip
+    return [
+        card
+        for hand in result.hands
+        for position, card in zip(hand.record.positions(), hand.record.moves)
+        if position.to_move == seat
+    ]
 
 
 @pytest.mark.parametrize("seat", [0, 2])
@@ -276,8 +341,14 @@ def test_a_scripted_match_plays_the_cards_typed_to_the_end(seat):
     for card in last_cards:
         rest.remove(card)
     assert rest == typed
-    per_hand = [[c for position, c in zip(hand.record.positions(), hand.record.moves)
-                 if position.to_move == seat] for hand in result.hands]  # fmt: skip
+    per_hand = [
+        [
+            c
+            for position, c in zip(hand.record.positions(), hand.record.moves)
+            if position.to_move == seat
+        ]
+        for hand in result.hands
+    ]
     assert last_cards == [cards[-1] for cards in per_hand if len(cards) == 16]
     for hand in result.hands:
         points = ", ".join(f"{game.labels[s]} {hand.points[s]}" for s in range(3))
@@ -310,8 +381,10 @@ def test_the_output_shows_the_trick_as_it_forms_and_who_won_it():
         scores = [b - p for b, p in zip(hand.scores, hand.points)]
         for position in list(hand.record.positions())[:-1]:
             if position.to_move == 1:
-                line = ", ".join(f"{game.labels[s]} {scores[s] + position.taken[s]} "
-                                 f"({position.taken[s]})" for s in range(3))  # fmt: skip
+                line = ", ".join(
+                    f"{game.labels[s]} {scores[s] + position.taken[s]} ({position.taken[s]})"
+                    for s in range(3)
+                )
                 trick = (48 - sum(h.bit_count() for h in position.hands)) // 3 + 1
                 assert f"Hand {hand.number}, trick {trick}. Score (this hand): {line}." in text
 
@@ -397,22 +470,37 @@ def test_a_low_target_ends_the_game_mid_hand():
 
 
 def test_play_against_pimc():
-    game, out = new_game(Script(), bots=("pimc", "greedy"), target=2,
-                         bot_options={"samples": 2, "time_limit": 0, "rollouts": 1})  # fmt: skip
+    game, out = new_game(
+        Script(),
+        bots=("pimc", "greedy"),
+        target=2,
+        bot_options={"samples": 2, "time_limit": 0, "rollouts": 1},
+    )
     result = game.play()
     check_match(result)
     assert "seat 1 (pimc) plays" in out.getvalue()
 
 
 def test_play_command_exits_0_at_end_of_input():
-    done = subprocess.run([sys.executable, "-m", "coins", "play", "--seed", "1", "--bots", "greedy",
-                           "random"], input="hint\nquit\n", capture_output=True, text=True,
-                          cwd=REPO, env=dict(os.environ, NO_COLOR="1"), timeout=300)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "coins", "play", "--seed", "1", "--bots", "greedy", "random"],
+        input="hint\nquit\n",
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=dict(os.environ, NO_COLOR="1"),
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert "Your card: hint" in done.stdout and "You left the game." in done.stdout
-    eof = subprocess.run([sys.executable, "-m", "coins", "play", "--seed", "1", "--bots", "greedy",
-                          "random"], input="", capture_output=True, text=True, cwd=REPO,
-                         timeout=300)  # fmt: skip
+    eof = subprocess.run(
+        [sys.executable, "-m", "coins", "play", "--seed", "1", "--bots", "greedy", "random"],
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
+    )
     assert eof.returncode == 0 and "End of input: you left the game." in eof.stdout
     assert eof.stderr == ""
 
@@ -441,16 +529,21 @@ def test_play_at_a_terminal_edits_lines_with_the_arrow_keys():
     pid, terminal = pty.fork()
     if pid == 0:  # the child: the game, on the pseudo-terminal
         os.chdir(REPO)
-        os.execve(sys.executable, [sys.executable, "-m", "coins", "play", "--seed", "1",
-                                   "--bots", "greedy", "random"],
-                  dict(os.environ, NO_COLOR="1", TERM="xterm"))  # fmt: skip
+        os.execve(
+            sys.executable,
+            [sys.executable, "-m", "coins", "play", "--seed", "1", "--bots", "greedy", "random"],
+            dict(os.environ, NO_COLOR="1", TERM="xterm"),
+        )
 
     def read_until(text: str, prompts: int = 1) -> str:
         """What the game wrote until ``text``, or until it asked for a card ``prompts`` times."""
         seen = b""
         deadline = time.monotonic() + 300
-        while (text.encode() not in seen and seen.count(b"Your card: ") < prompts
-               and time.monotonic() < deadline):
+        while (
+            text.encode() not in seen
+            and seen.count(b"Your card: ") < prompts
+            and time.monotonic() < deadline
+        ):
             ready, _, _ = select.select([terminal], [], [], 1)
             if ready:
                 try:
@@ -477,8 +570,9 @@ def test_play_at_a_terminal_edits_lines_with_the_arrow_keys():
 
 @pytest.mark.parametrize("width", [30, 40, 50, 80])
 def test_the_hint_table_fits_a_narrow_terminal_without_cutting_a_figure(width):
-    found = hint("876.J8.ANJ864.A8542 ? ? 0 -", 20, 0, seed=1, match=MatchState(15, (0, 0, 0)),
-                 points=True)  # fmt: skip
+    found = hint(
+        "876.J8.ANJ864.A8542 ? ? 0 -", 20, 0, seed=1, match=MatchState(15, (0, 0, 0)), points=True
+    )
     console = Console(width=width, record=True, no_color=True)
     console.print(render.hint_table(found, match=True, width=width))
     shown = console.export_text()

@@ -36,8 +36,14 @@ VIEW = "876.J8.ANJ864.A8542 ? ? 0 -"
 def run_coins(*argv, stdout=subprocess.PIPE, cwd=REPO, **options) -> subprocess.CompletedProcess:
     """``python -m coins ARGV`` in a child process."""
     return subprocess.run(
-        [sys.executable, "-m", "coins", *argv], stdout=stdout, stderr=subprocess.PIPE, text=True,
-        cwd=cwd, env=dict(os.environ, NO_COLOR="1", COLUMNS="200"), timeout=300, **options,
+        [sys.executable, "-m", "coins", *argv],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+        env=dict(os.environ, NO_COLOR="1", COLUMNS="200"),
+        timeout=300,
+        **options,
     )
 
 
@@ -93,8 +99,19 @@ def test_a_study_whose_output_fails_keeps_its_files(tmp_path):
     """The summary cannot be printed; the results were written all the same."""
     out = tmp_path / "study.jsonl"
     with open("/dev/full", "w") as full:
-        done = run_coins("study", "--count", "3", "--cards", "2", "--workers", "1", "--quiet",
-                         "--out", str(out), stdout=full)
+        done = run_coins(
+            "study",
+            "--count",
+            "3",
+            "--cards",
+            "2",
+            "--workers",
+            "1",
+            "--quiet",
+            "--out",
+            str(out),
+            stdout=full,
+        )
     assert one_error_line(done.stderr).startswith("coins: error: cannot write the output")
     assert done.returncode == OUTPUT_FAILED
     assert len(out.read_text().splitlines()) == 3
@@ -143,21 +160,28 @@ def interrupted(argv, after: str, count: int = 1) -> subprocess.CompletedProcess
     on stderr each time it returns; Ctrl-C once it has said so ``count`` times. Its
     standard input stays open and silent (coins play waits for a card)."""
     owner, _, name = after.rpartition(".")
-    script = "\n".join([
-        "import pkgutil, sys",
-        f"owner = pkgutil.resolve_name({owner!r})",
-        f"original = getattr(owner, {name!r})",
-        "def said(*args, **kwargs):",
-        "    result = original(*args, **kwargs)",
-        "    print('done', file=sys.stderr, flush=True)",
-        "    return result",
-        f"setattr(owner, {name!r}, said)",
-        "from coins.cli import main",
-        f"sys.exit(main({list(argv)!r}))",
-    ])
+    script = "\n".join(
+        [
+            "import pkgutil, sys",
+            f"owner = pkgutil.resolve_name({owner!r})",
+            f"original = getattr(owner, {name!r})",
+            "def said(*args, **kwargs):",
+            "    result = original(*args, **kwargs)",
+            "    print('done', file=sys.stderr, flush=True)",
+            "    return result",
+            f"setattr(owner, {name!r}, said)",
+            "from coins.cli import main",
+            f"sys.exit(main({list(argv)!r}))",
+        ]
+    )
     process = subprocess.Popen(
-        [sys.executable, "-c", script], cwd=REPO, env=dict(os.environ, NO_COLOR="1", COLUMNS="200"),
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-c", script],
+        cwd=REPO,
+        env=dict(os.environ, NO_COLOR="1", COLUMNS="200"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     said = 0
@@ -172,31 +196,57 @@ def interrupted(argv, after: str, count: int = 1) -> subprocess.CompletedProcess
 
 def test_ctrl_c_in_hint_prints_the_ranking_so_far():
     """The deals valued by then are ranked and shown (before, nothing reached stdout)."""
-    done = interrupted(["hint", VIEW, "--time-limit", "0", "--samples", "10000"],
-                       "analysis.hint._contenders", count=3)  # three batches of deals
+    done = interrupted(
+        ["hint", VIEW, "--time-limit", "0", "--samples", "10000"],
+        "analysis.hint._contenders",
+        count=3,
+    )  # three batches of deals
     assert done.returncode == 130 and one_error_line(done.stderr) == "coins: interrupted"
     assert done.stdout.startswith(f"View {VIEW}")
     drawn = int(done.stdout.split(" drawn,")[0].rsplit("(", 1)[1])
     assert 6 <= drawn < 10000
-    assert f"Stopped by Ctrl-C: the ranking is of the {drawn} deals" in " ".join(done.stdout.split())
+    assert f"Stopped by Ctrl-C: the ranking is of the {drawn} deals" in " ".join(
+        done.stdout.split()
+    )
 
 
 def test_ctrl_c_in_hint_json_is_the_ranking_so_far():
-    done = interrupted(["hint", VIEW, "--time-limit", "0", "--samples", "10000", "--json"],
-                       "analysis.hint._contenders")
+    done = interrupted(
+        ["hint", VIEW, "--time-limit", "0", "--samples", "10000", "--json"],
+        "analysis.hint._contenders",
+    )
     got = json.loads(done.stdout)
     assert done.returncode == 130 and got["interrupted"] is True
     assert 2 <= got["samples"] < 10000 and len(got["cards"]) == 16
 
 
-@pytest.mark.parametrize("how, after", [
-    (["--hands", "100000"], "solver.match.Hand.play"),
-    (["--target", "15", "--matches", "100000"], "solver.match.Match.play"),
-], ids=["duplicate", "matches"])
+@pytest.mark.parametrize(
+    "how, after",
+    [
+        (["--hands", "100000"], "solver.match.Hand.play"),
+        (["--target", "15", "--matches", "100000"], "solver.match.Match.play"),
+    ],
+    ids=["duplicate", "matches"],
+)
 def test_ctrl_c_in_match_prints_the_deals_played(how, after):
     """After two whole deals (or seeds) and some of a third: the scores of the whole ones."""
-    done = interrupted(["match", "--seats", "pimc", "greedy", "random", "--pimc-samples", "4",
-                        "--seed", "3", *how, "--json"], after, count=7)
+    done = interrupted(
+        [
+            "match",
+            "--seats",
+            "pimc",
+            "greedy",
+            "random",
+            "--pimc-samples",
+            "4",
+            "--seed",
+            "3",
+            *how,
+            "--json",
+        ],
+        after,
+        count=7,
+    )
     got = json.loads(done.stdout)
     assert done.returncode == 130 and one_error_line(done.stderr) == "coins: interrupted"
     assert got["interrupted"] is True and 2 <= got["deals"] < 10000
@@ -209,8 +259,11 @@ def test_ctrl_c_in_match_prints_the_deals_played(how, after):
 def test_ctrl_c_in_analyze_prints_the_decisions_finished_and_exits_130():
     """(It printed them, then exited 0 as if the analysis were whole.) Ctrl-C after the
     third decision may land before it is kept, never before the second."""
-    done = interrupted(["analyze", str(Position.random(5)), "--json"],  # a second a decision
-                       "analysis.report._decision", count=3)
+    done = interrupted(
+        ["analyze", str(Position.random(5)), "--json"],  # a second a decision
+        "analysis.report._decision",
+        count=3,
+    )
     got = json.loads(done.stdout)
     assert done.returncode == 130 and one_error_line(done.stderr) == "coins: interrupted"
     assert got["interrupted"] is True and got["complete"] is False
@@ -219,8 +272,10 @@ def test_ctrl_c_in_analyze_prints_the_decisions_finished_and_exits_130():
 
 def test_ctrl_c_in_play_prints_the_score():
     """At the user's first turn (no trick done: every score 0)."""
-    done = interrupted(["play", "--seed", "4", "--bots", "greedy", "greedy"],
-                       "coins.game.TerminalGame.hand_started")
+    done = interrupted(
+        ["play", "--seed", "4", "--bots", "greedy", "greedy"],
+        "coins.game.TerminalGame.hand_started",
+    )
     assert done.returncode == 130 and one_error_line(done.stderr) == "coins: interrupted"
     assert done.stdout.splitlines()[-1].startswith("Stopped (Ctrl-C). Score you 0, ")
 
@@ -228,12 +283,16 @@ def test_ctrl_c_in_play_prints_the_score():
 # ----- no silent surprises ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("argv", [
-    ["solve", "J9.J4..52 " * 10_000],  # a 100 KB position
-    ["solve", ENDING.replace(" -", " " + "Q" * 100_000)],
-    ["hint", "x" * 100_000],
-    ["solve", ENDING, "--mode", "m" * 100_000],  # argparse's own message
-], ids=["position", "trick card", "view", "choice"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "J9.J4..52 " * 10_000],  # a 100 KB position
+        ["solve", ENDING.replace(" -", " " + "Q" * 100_000)],
+        ["hint", "x" * 100_000],
+        ["solve", ENDING, "--mode", "m" * 100_000],  # argparse's own message
+    ],
+    ids=["position", "trick card", "view", "choice"],
+)
 def test_an_error_cuts_the_long_input_it_quotes(argv):
     done = run_coins(*argv)
     line = one_error_line(done.stderr)
@@ -245,15 +304,23 @@ def test_cut_quotes_leaves_apostrophes_and_short_quotes_alone():
     prose = "the mover's card " + "is bad " * 20 + "in 'AO'"
     assert cut_quotes(prose) == prose
     long = "x" * 200
-    assert cut_quotes(f"not {long!r} nor \"{long}\"") == f"not '{long[:80]}...' nor \"{long[:80]}...\""
+    assert (
+        cut_quotes(f'not {long!r} nor "{long}"') == f"not '{long[:80]}...' nor \"{long[:80]}...\""
+    )
 
 
-@pytest.mark.parametrize("argv, says", [
-    (["solve", ENDING, "--seat", "1", "--mode", "maxn"], "--seat picks the one seat"),
-    (["batch", "-", "--out", "OUT", "--seed", "3"], "--seed is for the random endings"),
-    (["batch", "-", "--out", "OUT", "--cards", "4", "--leader", "0"],
-     "--cards, --leader are for the random endings"),
-], ids=["solve seat maxn", "batch seed", "batch cards leader"])
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["solve", ENDING, "--seat", "1", "--mode", "maxn"], "--seat picks the one seat"),
+        (["batch", "-", "--out", "OUT", "--seed", "3"], "--seed is for the random endings"),
+        (
+            ["batch", "-", "--out", "OUT", "--cards", "4", "--leader", "0"],
+            "--cards, --leader are for the random endings",
+        ),
+    ],
+    ids=["solve seat maxn", "batch seed", "batch cards leader"],
+)
 def test_contradictory_options_are_refused_before_any_work(argv, says, tmp_path):
     """(--seat was ignored, and the batch read its input as if --random N were not missing.)"""
     out = tmp_path / "out.jsonl"
@@ -262,11 +329,32 @@ def test_contradictory_options_are_refused_before_any_work(argv, says, tmp_path)
     assert one_error_line(done.stderr).startswith(f"coins: error: {says}")
 
 
-@pytest.mark.parametrize("argv, made", [
-    (["graph", ENDING, "--out", "g.json"], ["g.json"]),
-    (["study", "--count", "2", "--cards", "2", "--workers", "1", "--quiet", "--out", "s.jsonl",
-      "--json", "s.json", "--csv", "s"], ["s.json", "s-seats.csv", "s-cards.csv"]),
-], ids=["graph", "study"])
+@pytest.mark.parametrize(
+    "argv, made",
+    [
+        (["graph", ENDING, "--out", "g.json"], ["g.json"]),
+        (
+            [
+                "study",
+                "--count",
+                "2",
+                "--cards",
+                "2",
+                "--workers",
+                "1",
+                "--quiet",
+                "--out",
+                "s.jsonl",
+                "--json",
+                "s.json",
+                "--csv",
+                "s",
+            ],
+            ["s.json", "s-seats.csv", "s-cards.csv"],
+        ),
+    ],
+    ids=["graph", "study"],
+)
 def test_an_existing_file_is_replaced_only_with_force(argv, made, tmp_path):
     """(Both replaced whatever file was there.)"""
     for name in made:
@@ -275,7 +363,8 @@ def test_an_existing_file_is_replaced_only_with_force(argv, made, tmp_path):
     assert refused.returncode == 2 and refused.stdout == ""
     assert one_error_line(refused.stderr) == (
         f"coins: error: {', '.join(made)} exist{'s' if len(made) == 1 else ''} already: give "
-        "--force to replace")
+        "--force to replace"
+    )
     assert all((tmp_path / name).read_text() == "mine\n" for name in made)
     replaced = run_coins(*argv, "--force", cwd=tmp_path)
     assert replaced.returncode == 0, replaced.stderr
@@ -305,8 +394,16 @@ FULL_DEAL = "982.J8732.K95.AJ542 KNJ7543.96.AN874.96 A6.AKN54.J632.KN873 0 -"
 LONG_RUNS = [
     (["solve", FULL_DEAL, "--time-limit", "4", "--json"], "json"),
     (["analyze", ENDING, "--json"], "json"),
-    (["review", ".KN.A. 6.6.7. ..J5.2 0 - | AS 6C JS NO 6O 2B KO 7S 5S", "--seat", "2", "--json"],
-     "json"),
+    (
+        [
+            "review",
+            ".KN.A. 6.6.7. ..J5.2 0 - | AS 6C JS NO 6O 2B KO 7S 5S",
+            "--seat",
+            "2",
+            "--json",
+        ],
+        "json",
+    ),
     (["hint", VIEW, "--samples", "2000", "--time-limit", "0", "--seed", "2"], "View"),
 ]
 
@@ -318,9 +415,14 @@ def test_ctrl_c_at_any_moment_ends_cleanly(command, delay):
     the work was done first, else 130 (or death by the signal itself, while Python
     starts); never a traceback; what reached stdout whole."""
     argv, shows = command
-    child = subprocess.Popen([sys.executable, "-m", "coins", *argv], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, cwd=REPO,
-                             env=dict(os.environ, NO_COLOR="1", COLUMNS="200"))
+    child = subprocess.Popen(
+        [sys.executable, "-m", "coins", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env=dict(os.environ, NO_COLOR="1", COLUMNS="200"),
+    )
     try:
         out, err = child.communicate(timeout=delay)
     except subprocess.TimeoutExpired:

@@ -11,9 +11,8 @@ import json
 
 import pytest
 
-from analysis import hint, review
+from analysis import Interrupted, hint, review
 from analysis.bots import greedy_bot
-from analysis import Interrupted
 from analysis.reviews import ESTIMATE_TIE, LABELS, label_of, plot_review
 from coins import api
 from solver import Card, CoinsError, Hand, Position, Record
@@ -37,7 +36,15 @@ def ten_card_review():
 
 def test_labels_follow_the_thresholds():
     assert [label_of(c) for c in (0, 0.29, 0.3, 0.69, 0.7, 1.49, 1.5, 4)] == [
-        None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+        None,
+        None,
+        "inaccuracy",
+        "inaccuracy",
+        "mistake",
+        "mistake",
+        "blunder",
+        "blunder",
+    ]
     assert [name for name, _ in LABELS] == ["blunder", "mistake", "inaccuracy"]
 
 
@@ -49,7 +56,10 @@ def test_every_card_is_reviewed_with_exact_costs_where_solved():
     for move in found.moves:
         exact = solve_maxn(move.position, line=False).card_results
         assert move.card_results == {c: tuple(r) for c, r in exact.items()}
-        assert move.maxn_cost == max(r[move.seat] for r in exact.values()) - exact[move.card][move.seat]
+        assert (
+            move.maxn_cost
+            == max(r[move.seat] for r in exact.values()) - exact[move.card][move.seat]
+        )
         assert move.label == label_of(move.maxn_cost)
 
 
@@ -154,8 +164,10 @@ def test_ctrl_c_keeps_the_cards_reviewed():
     assert kept.interrupted and kept.missing == list(range(1, 10))
 
 
-@pytest.mark.parametrize("bad, says", [({"seat": 3}, "seat"), ({"exact_cards": -1}, "exact_cards"),
-                                       ({"seat": True}, "seat")])
+@pytest.mark.parametrize(
+    "bad, says",
+    [({"seat": 3}, "seat"), ({"exact_cards": -1}, "exact_cards"), ({"seat": True}, "seat")],
+)
 def test_bad_options_are_refused(bad, says):
     with pytest.raises(CoinsError, match=says):
         review(BLUNDER, **bad)

@@ -94,16 +94,24 @@ def test_card_notation_examples():
     assert Card.parse("NB") == 3 * 12 + 9
     assert Card.parse("7S") == 2 * 12 + 5
     assert Card.parse("2C") == 0
-    assert [str(Card(i)) for i in range(48)] == [
-        r + s for s in "COSB" for r in "23456789JNKA"
-    ]
+    assert [str(Card(i)) for i in range(48)] == [r + s for s in "COSB" for r in "23456789JNKA"]
 
 
 def test_hand_notation_examples():
     """RULES.md: AK9.N32.75.J84, ...2 (only the 2 of Clubs), ... (empty)."""
     mask = parse_hand("AK9.N32.75.J84")
     assert [str(c) for c in cards_in(mask)] == [
-        "9C", "KC", "AC", "2O", "3O", "NO", "5S", "7S", "4B", "8B", "JB",
+        "9C",
+        "KC",
+        "AC",
+        "2O",
+        "3O",
+        "NO",
+        "5S",
+        "7S",
+        "4B",
+        "8B",
+        "JB",
     ]
     assert format_hand(mask) == "AK9.N32.75.J84"
     assert cards_in(parse_hand("...2")) == [Card.parse("2B")]
@@ -166,9 +174,7 @@ def test_rules_winner_all_tricks():
 @pytest.mark.kernels
 def test_kernel_winner_all_tricks():
     """The compiled _kernels.trick_winner equals rules.trick_winner on all 103776 tricks."""
-    bad = [
-        t for t in ALL_TRICKS if kernels.trick_winner(t[0], t[1], t[2]) != trick_winner(t)
-    ]
+    bad = [t for t in ALL_TRICKS if kernels.trick_winner(t[0], t[1], t[2]) != trick_winner(t)]
     assert not bad, f"{len(bad)} tricks differ, e.g. {[str(Card(c)) for c in bad[0]]}"
 
 

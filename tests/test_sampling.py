@@ -37,7 +37,7 @@ def random_views(n: int, seed: int = 0):
     cut after a random number of cards."""
     rng = random.Random(seed)
     out = []
-    for i in range(n):
+    for _ in range(n):
         cards = rng.choice([2, 3, 5, 8, 16])
         start = Position.random(rng, cards, rng.randrange(3))
         record = Hand([random_player] * 3, seed=rng.getrandbits(32), start=start).play().record
@@ -69,7 +69,7 @@ def test_sizes_and_consistency_on_random_views():
 
 
 def test_no_seen_or_played_card_is_dealt_to_the_wrong_place():
-    for record, seat, view in random_views(80, seed=2):
+    for _, seat, view in random_views(80, seed=2):
         seen = view.hands[seat] | sum(1 << c for c in view.trick)
         for deal in sample_deals(view, 5, seed=3):
             start = deal.record.start
@@ -174,7 +174,10 @@ def test_a_view_that_hides_one_seat_has_one_deal():
     # from the deal, two seats seen: the third hand is what is left
     record = Record.of(FULL_DEAL, ["JO", "KC", "AO", "AC"])
     view = Record(
-        (record.hands[0], record.hands[1], None), record.leader, record.trick, record.taken,
+        (record.hands[0], record.hands[1], None),
+        record.leader,
+        record.trick,
+        record.taken,
         record.moves,
     )
     assert count_deals(view) == 1
@@ -196,7 +199,9 @@ def test_resample_position_keeps_what_the_seat_sees():
         assert unseen_by(again, seat) == unseen_by(position, seat)
         assert [popcount(h) for h in again.hands] == [popcount(h) for h in position.hands]
         assert (again.leader, again.trick, again.taken) == (
-            position.leader, position.trick, position.taken
+            position.leader,
+            position.trick,
+            position.taken,
         )
 
 

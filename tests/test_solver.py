@@ -27,26 +27,30 @@ from conftest import load_jsonl
 from positions import random_position
 
 from benchmarks.solver import deal_in_runs
-
+from solver import TranspositionTable, paranoid, solve
 from solver import _kernels as kernels
-from solver import paranoid
 from solver import table as table_module
 from solver.cards import COINS, SUIT_MASKS, cards_in, popcount
 from solver.errors import CoinsError, SolveInterrupted
 from solver.paranoid import ParanoidSearch
 from solver.policy import DEFAULT_POLICY, SearchPolicy
-from solver.threads import BudgetExhausted
-from solver import TranspositionTable, solve
 from solver.position import Position
+from solver.threads import BudgetExhausted
 
 ROOT = Path(__file__).resolve().parents[1]
 PARANOID = load_jsonl("paranoid.jsonl")
 
 # policies that make the games of large positions run on small ones, where
 # several threads also mark every node they search as busy
-RELAXED_FIRST = SearchPolicy(relaxed_first_min_cards=0, busy_min_cards=0)  # every thread plays it first
-PROBING = SearchPolicy(probing_min_cards=0, probe_node_min_cards=1, busy_min_cards=0)  # at every pair node
-RANK_FREE_EARLY = SearchPolicy(rank_free_min_cards=0, rank_free_after_nodes=16, busy_min_cards=0)  # after 16
+RELAXED_FIRST = SearchPolicy(
+    relaxed_first_min_cards=0, busy_min_cards=0
+)  # every thread plays it first
+PROBING = SearchPolicy(
+    probing_min_cards=0, probe_node_min_cards=1, busy_min_cards=0
+)  # at every pair node
+RANK_FREE_EARLY = SearchPolicy(
+    rank_free_min_cards=0, rank_free_after_nodes=16, busy_min_cards=0
+)  # after 16
 
 
 def hand_size(text: str) -> int:
@@ -214,8 +218,15 @@ OPTION_CASES = CASES[::5]
         dict(threads=3),
         dict(threads=3, policy=SearchPolicy(busy_min_cards=0)),
     ],
-    ids=["no-table", "no-equivalence", "neither", "not-relaxed", "1-thread", "3-threads",
-         "3-threads-marking-every-node"],
+    ids=[
+        "no-table",
+        "no-equivalence",
+        "neither",
+        "not-relaxed",
+        "1-thread",
+        "3-threads",
+        "3-threads-marking-every-node",
+    ],
 )
 def test_speedups_off_give_the_same_answers(options):
     """No table / no card equivalence / no relaxed game / a given number of
@@ -242,8 +253,12 @@ def test_the_relaxed_game_first_gives_the_same_answers(threads):
     # seat 0 is sure of a point here, but not in the relaxed game
     position = Position.parse("A72.A86.9.K N.3.K3.A963 9.J2.J8.854 0 -")
     assert not relaxed_search_answers(position, 0, 1)
-    assert solve(position, seats=0, card_values=False, threads=threads,
-                 policy=RELAXED_FIRST).guaranteed[0] == 1
+    assert (
+        solve(
+            position, seats=0, card_values=False, threads=threads, policy=RELAXED_FIRST
+        ).guaranteed[0]
+        == 1
+    )
 
 
 @pytest.mark.kernels
@@ -256,8 +271,14 @@ def test_probes_in_the_relaxed_game_give_the_same_answers(threads):
     check_option_cases(threads=threads, policy=PROBING)
     probes = {"proved": 0, "failed": 0}
     for _, position in OPTION_CASES:
-        stats = solve(position, card_values=False, line=False, threads=threads,
-                      table=TranspositionTable(1), policy=PROBING).search_stats["probes"]
+        stats = solve(
+            position,
+            card_values=False,
+            line=False,
+            threads=threads,
+            table=TranspositionTable(1),
+            policy=PROBING,
+        ).search_stats["probes"]
         for kind in probes:
             assert (stats[kind]["count"] > 0) == (stats[kind]["nodes"] > 0)
             probes[kind] += stats[kind]["count"]
@@ -272,8 +293,16 @@ def test_probes_wait_for_the_hand_size_they_are_set_for():
     large = Position.random(3, cards=DEFAULT_POLICY.probing_min_cards, leader=0)
 
     def probes(position, **options):
-        stats = solve(position, seats=0, card_values=False, line=False, max_nodes=2_000_000, threads=1,
-                      table=TranspositionTable(64), **options).search_stats["probes"]
+        stats = solve(
+            position,
+            seats=0,
+            card_values=False,
+            line=False,
+            max_nodes=2_000_000,
+            threads=1,
+            table=TranspositionTable(64),
+            **options,
+        ).search_stats["probes"]
         return stats["proved"]["count"] + stats["failed"]["count"]
 
     assert probes(small) == 0 and probes(large) > 0
@@ -286,8 +315,13 @@ def test_probes_wait_for_the_hand_size_they_are_set_for():
 
 def relaxed_search_answers(position: Position, seat: int, need: int) -> bool:
     """The compiled search of the relaxed game alone (no exact search after it)."""
-    search = ParanoidSearch(TranspositionTable(1), None, None, policy=SearchPolicy(relaxed_game=False),
-                            game=kernels.RELAXED)
+    search = ParanoidSearch(
+        TranspositionTable(1),
+        None,
+        None,
+        policy=SearchPolicy(relaxed_game=False),
+        game=kernels.RELAXED,
+    )
     return search.wins_at_least(position, seat, need)
 
 
@@ -323,16 +357,23 @@ def test_canonical_pair_keeps_what_the_relaxed_game_sees():
         seat = i % 3
         hands = [int(h) for h in position.hands]
         q, r = (seat + 1) % 3, (seat + 2) % 3
-        new_q, new_r = (int(h) for h in kernels.canonical_pair(*(np.int64(hands[s]) for s in (seat, q, r))))
+        new_q, new_r = (
+            int(h) for h in kernels.canonical_pair(*(np.int64(hands[s]) for s in (seat, q, r)))
+        )
         assert new_q | new_r == hands[q] | hands[r] and not new_q & new_r
 
         def gap(card):  # suit, and how many of the seat's cards of the suit lie above it
-            return card // 12, sum(1 for c in cards_in(hands[seat]) if c // 12 == card // 12 and c > card)
+            return card // 12, sum(
+                1 for c in cards_in(hands[seat]) if c // 12 == card // 12 and c > card
+            )
 
         for old, new in ((hands[q], new_q), (hands[r], new_r)):
             assert sorted(map(gap, cards_in(old))) == sorted(map(gap, cards_in(new)))
-        assert all(max(c for c in cards_in(new_q) if gap(c) == gap(card)) < card
-                   for card in cards_in(new_r) if any(gap(c) == gap(card) for c in cards_in(new_q)))
+        assert all(
+            max(c for c in cards_in(new_q) if gap(c) == gap(card)) < card
+            for card in cards_in(new_r)
+            if any(gap(c) == gap(card) for c in cards_in(new_q))
+        )
         canonical = list(hands)
         canonical[q], canonical[r] = new_q, new_r
         naive.clear()
@@ -373,7 +414,10 @@ def test_a_search_keeps_what_its_tests_proved():
         search.wins_at_least(position, seat, value + 1)
         nodes = search.nodes
         for need in range(-1, position.coins_left + 2):
-            assert search.wins_at_least(position, seat, need) == (value >= need), (str(position), seat)
+            assert search.wins_at_least(position, seat, need) == (value >= need), (
+                str(position),
+                seat,
+            )
             answered_again += 1
         assert search.nodes == nodes
     assert answered_again > 50
@@ -415,7 +459,9 @@ def test_the_first_points_try_goes_on_in_its_own_test():
     """Where a second point's test used up its share of the first point's
     rank-free try without an answer, the first point's own test still has
     the rest of that try to make, and answers rightly."""
-    policy = SearchPolicy(rank_free_min_cards=0, rank_free_after_nodes=16, first_point_rank_free_nodes=2)
+    policy = SearchPolicy(
+        rank_free_min_cards=0, rank_free_after_nodes=16, first_point_rank_free_nodes=2
+    )
     left = 0
     for position, seat, search in _after_a_second_point_test(policy):
         first_point = search.paused.get(paranoid._test_key(position, seat, 1))
@@ -423,14 +469,21 @@ def test_the_first_points_try_goes_on_in_its_own_test():
             left += 1
             assert first_point.rank_free_due
             assert first_point.rank_free_nodes > policy.rank_free_nodes - 8
-            assert search.wins_at_least(position, seat, 1) == (naive.guaranteed(position, seat) >= 1)
+            assert search.wins_at_least(position, seat, 1) == (
+                naive.guaranteed(position, seat) >= 1
+            )
     assert left >= 5, left
 
 
 def rank_free_search_answers(position: Position, seat: int, need: int) -> bool:
     """The compiled search of the rank-free game alone (no exact search after it)."""
-    search = ParanoidSearch(TranspositionTable(1), None, None, policy=SearchPolicy(relaxed_game=False),
-                            game=kernels.RANK_FREE)
+    search = ParanoidSearch(
+        TranspositionTable(1),
+        None,
+        None,
+        policy=SearchPolicy(relaxed_game=False),
+        game=kernels.RANK_FREE,
+    )
     return search.wins_at_least(position, seat, need)
 
 
@@ -472,15 +525,22 @@ def test_rank_free_hands_keep_what_the_rank_free_game_sees():
                 assert suit != COINS or before & mask == after & mask
             if suit != COINS:
                 held = [list(cards_in(hand & mask)) for hand in new]
-                assert all(max(low) < min(high) for j, low in enumerate(held) for high in held[j + 1 :]
-                           if low and high)
+                assert all(
+                    max(low) < min(high)
+                    for j, low in enumerate(held)
+                    for high in held[j + 1 :]
+                    if low and high
+                )
         canonical = [0, 0, 0]
         for s, hand in zip(order, new):
             canonical[s] = hand
         naive.clear()
-        assert naive.rank_free_guaranteed(Position(tuple(canonical), position.leader, ()), seat) == (
-            naive.rank_free_guaranteed(Position(position.hands, position.leader, ()), seat)
-        ), (str(position), seat)
+        assert naive.rank_free_guaranteed(
+            Position(tuple(canonical), position.leader, ()), seat
+        ) == (naive.rank_free_guaranteed(Position(position.hands, position.leader, ()), seat)), (
+            str(position),
+            seat,
+        )
 
 
 @pytest.mark.kernels
@@ -498,8 +558,10 @@ def _relative_description(hands, leader, seat):
     """What ``relative_key`` must name: per suit, who holds each live card in
     rank order (gone cards left out), the leader and the searching seat."""
     owners = {card: s for s, hand in enumerate(hands) for card in range(48) if hand >> card & 1}
-    suits = tuple(tuple(owners[c] for c in range(12 * suit, 12 * suit + 12) if c in owners)
-                  for suit in range(4))
+    suits = tuple(
+        tuple(owners[c] for c in range(12 * suit, 12 * suit + 12) if c in owners)
+        for suit in range(4)
+    )
     return suits, leader, seat
 
 
@@ -518,7 +580,7 @@ def test_relative_key_names_positions_exactly():
         if len(pool) < 3 * per_hand:
             continue
         cards = rng.sample(pool, 3 * per_hand)
-        hands = [sum(1 << c for c in cards[s * per_hand:(s + 1) * per_hand]) for s in range(3)]
+        hands = [sum(1 << c for c in cards[s * per_hand : (s + 1) * per_hand]) for s in range(3)]
         leader, seat = rng.randrange(3), rng.randrange(4)
         key = kernels.relative_key(hands[0], hands[1], hands[0] | hands[1] | hands[2], leader, seat)
         key = (int(key[0]), int(key[1]))
@@ -533,8 +595,13 @@ def _entries(table: TranspositionTable) -> dict[tuple[int, int], tuple[int, int]
     """Every filled slot of ``table``: its key words -> (data word, slot)."""
     slots = table.slots
     filled = np.nonzero((slots[:, 1] >> 24) & 0xFF)[0]
-    return {(int(slots[i, 0] ^ slots[i, 1]), int(slots[i, 1] >> 32)): (int(slots[i, 1] & 0xFFFFFFFF), int(i))
-            for i in filled}
+    return {
+        (int(slots[i, 0] ^ slots[i, 1]), int(slots[i, 1] >> 32)): (
+            int(slots[i, 1] & 0xFFFFFFFF),
+            int(i),
+        )
+        for i in filled
+    }
 
 
 @pytest.mark.kernels
@@ -543,7 +610,7 @@ def test_a_table_grows_without_losing_an_entry(threads):
     """``grow`` moves every entry, data unchanged, into the bucket its key
     picks in the larger table, on one thread or shared out between several."""
     table = TranspositionTable(megabytes=1 / 256, grow_to=1 / 64)
-    for label, position in CASES[:40]:
+    for _, position in CASES[:40]:
         solve(position, table=table)
     before = _entries(table)
     assert len(before) > table.entries // 2  # a well filled table
@@ -553,31 +620,46 @@ def test_a_table_grows_without_losing_an_entry(threads):
     after = _entries(table)
     assert table.megabytes == 1 / 64 and table.entries == 2**10 and not table.can_grow
     assert {key: data for key, (data, _) in after.items()} == {
-        key: data for key, (data, _) in before.items()}
+        key: data for key, (data, _) in before.items()
+    }
     mask = table.entries - kernels.PARANOID_BUCKET
     for (key_a, key_b), (_, slot) in after.items():
         index = kernels._key_index(key_a, key_b, mask)
         assert index <= slot < index + kernels.PARANOID_BUCKET
 
 
-@pytest.mark.parametrize("size", [dict(megabytes=0), dict(megabytes=-1), dict(megabytes="big"),
-                                  dict(megabytes=8, grow_to=0), dict(megabytes=8, grow_to="1G")])
+@pytest.mark.parametrize(
+    "size",
+    [
+        dict(megabytes=0),
+        dict(megabytes=-1),
+        dict(megabytes="big"),
+        dict(megabytes=8, grow_to=0),
+        dict(megabytes=8, grow_to="1G"),
+    ],
+)
 def test_bad_table_sizes(size):
-    with pytest.raises(CoinsError, match=r"^transposition table size must be positive, not .* MiB$"):
+    with pytest.raises(
+        CoinsError, match=r"^transposition table size must be positive, not .* MiB$"
+    ):
         TranspositionTable(**size)
 
 
 @pytest.mark.parametrize("size", [dict(megabytes=101), dict(megabytes=64, grow_to=200)])
 def test_a_table_larger_than_the_memory_is_refused(monkeypatch, size):
     monkeypatch.setattr(table_module, "memory_megabytes", lambda: 100)
-    with pytest.raises(CoinsError, match=r"^a transposition table of \d+ MiB does not fit in "
-                                         r"this machine's 100 MiB of memory$"):
+    with pytest.raises(
+        CoinsError,
+        match=r"^a transposition table of \d+ MiB does not fit in "
+        r"this machine's 100 MiB of memory$",
+    ):
         TranspositionTable(**size)
     assert TranspositionTable(64, grow_to=100).grow_to == 100
 
 
-@pytest.mark.parametrize("memory, ending, deal",
-                         [(24576, 512, 4096), (2048, 256, 512), (None, 512, 4096)])
+@pytest.mark.parametrize(
+    "memory, ending, deal", [(24576, 512, 4096), (2048, 256, 512), (None, 512, 4096)]
+)
 def test_full_deals_may_grow_the_table_further_than_endings(monkeypatch, memory, ending, deal):
     """The shared table may grow to 4 GiB for a full deal (a quarter of a
     smaller machine's memory) and to 512 MiB for an ending (an eighth), as
@@ -610,8 +692,9 @@ def test_an_overfull_table_grows_during_a_search(threads):
     doublings = []
     for position, _ in _varied_positions(5, 12, 4):
         table = TranspositionTable(megabytes=1 / 2048, grow_to=1 / 512)
-        check_against_naive(position, table=table, threads=threads,
-                            policy=SearchPolicy(growth_check_nodes=50))
+        check_against_naive(
+            position, table=table, threads=threads, policy=SearchPolicy(growth_check_nodes=50)
+        )
         doublings.append(int(table.megabytes * 2048).bit_length() - 1)
     assert set(doublings) <= {0, 1, 2}
     assert doublings.count(2) >= 5 and doublings.count(1) >= 2 and doublings.count(0) <= 3
@@ -627,9 +710,13 @@ def test_a_table_is_not_grown_when_the_growth_could_outlast_the_deadline():
         for deadline in (None, time.perf_counter() + 60):
             table = TranspositionTable(megabytes=1 / 2048, grow_to=1 / 512)
             table.growth_seconds_per_mb = 1000 * 512
-            search = ParanoidSearch(table, None, deadline, policy=SearchPolicy(growth_check_nodes=50))
+            search = ParanoidSearch(
+                table, None, deadline, policy=SearchPolicy(growth_check_nodes=50)
+            )
             for need in range(1, position.coins_left + 1):
-                assert search.wins_at_least(position, seat, need) == (naive.guaranteed(position, seat) >= need)
+                assert search.wins_at_least(position, seat, need) == (
+                    naive.guaranteed(position, seat) >= need
+                )
             if deadline is None:
                 grown += table.megabytes > 1 / 2048
             else:
@@ -647,7 +734,9 @@ def test_a_search_stopped_to_check_the_table_goes_on_where_it_stopped():
         for need in range(1, position.coins_left + 1):
             runs = []
             for table in (TranspositionTable(1), TranspositionTable(1, grow_to=2)):
-                search = ParanoidSearch(table, None, None, policy=SearchPolicy(growth_check_nodes=37))
+                search = ParanoidSearch(
+                    table, None, None, policy=SearchPolicy(growth_check_nodes=37)
+                )
                 runs.append((search.wins_at_least(position, seat, need), search.nodes))
                 assert not table.overfull  # stopped only to check: never grown
             assert runs[0] == runs[1], (position, seat, need)
@@ -665,14 +754,22 @@ def test_a_test_the_budget_stops_goes_on_where_it_stopped(games, threads):
     stopped, and on one thread searches exactly its nodes, in whichever games
     it plays: the real one, the relaxed one first, the real one probing the
     pair's cards in the relaxed one, the rank-free one after 16 nodes."""
-    policy = {"real": DEFAULT_POLICY, "relaxed-first": RELAXED_FIRST, "probed": PROBING,
-              "rank-free-tried": RANK_FREE_EARLY}[games]
+    policy = {
+        "real": DEFAULT_POLICY,
+        "relaxed-first": RELAXED_FIRST,
+        "probed": PROBING,
+        "rank-free-tried": RANK_FREE_EARLY,
+    }[games]
     stops = 0
     for position, seat in _varied_positions(9, 10, 5):
         for need in range(1, position.coins_left + 1):
-            whole = ParanoidSearch(TranspositionTable(1), None, None, threads=threads, policy=policy)
+            whole = ParanoidSearch(
+                TranspositionTable(1), None, None, threads=threads, policy=policy
+            )
             answer = whole.wins_at_least(position, seat, need)
-            stopped = ParanoidSearch(TranspositionTable(1), None, None, threads=threads, policy=policy)
+            stopped = ParanoidSearch(
+                TranspositionTable(1), None, None, threads=threads, policy=policy
+            )
             for _ in range(10 * whole.nodes + 10):  # each stop spends nodes: a search going on ends
                 try:
                     with stopped.allowance(11):
@@ -689,7 +786,8 @@ def test_a_test_the_budget_stops_goes_on_where_it_stopped(games, threads):
             # an answered test is no longer kept (a test of the second point may
             # leave the first point's, whose rank-free try it made)
             assert set(stopped.paused) <= {paranoid._test_key(position, seat, 1)} - {
-                paranoid._test_key(position, seat, need)}
+                paranoid._test_key(position, seat, need)
+            }
     assert stops > 100
 
 
@@ -698,10 +796,17 @@ def _mark_children_busy(position: Position, seat: int, need: int, busy: np.ndarr
     for card in position.legal_cards():
         child = position.play(card)
         trick = list(child.trick) + [-1, -1]
-        signature = int(kernels._node_signature(
-            *child.hands, child.leader, len(child.trick), trick[0], trick[1],
-            need - (child.taken[seat] - position.taken[seat]), seat,
-        ))  # fmt: skip
+        signature = int(
+            kernels._node_signature(
+                *child.hands,
+                child.leader,
+                len(child.trick),
+                trick[0],
+                trick[1],
+                need - (child.taken[seat] - position.taken[seat]),
+                seat,
+            )
+        )
         busy[signature & (len(busy) - 1)] = signature * 16 + 1
 
 
@@ -722,10 +827,20 @@ def test_children_busy_in_another_thread_are_deferred_not_lost():
             _mark_children_busy(position, seat, need, busy)
             stats = np.zeros(kernels.STAT_SIZE, dtype=np.int64)
             outcome = kernels.paranoid_search(
-                root, seat, need, 0, kernels.paranoid_knobs(0, 0), TranspositionTable(1).slots,
-                np.zeros((9, 48), dtype=np.int64), stats, busy, 0, kernels.new_path(),
-                np.zeros(1, dtype=np.int64), 0,
-            )  # fmt: skip
+                root,
+                seat,
+                need,
+                0,
+                kernels.paranoid_knobs(0, 0),
+                TranspositionTable(1).slots,
+                np.zeros((9, 48), dtype=np.int64),
+                stats,
+                busy,
+                0,
+                kernels.new_path(),
+                np.zeros(1, dtype=np.int64),
+                0,
+            )
             assert outcome == (kernels.TRUE if value >= need else kernels.FALSE), (position, need)
             deferred += stats[kernels.STAT_DEFERRED]
     assert deferred > 40
@@ -778,7 +893,11 @@ def test_seats_argument():
     assert one.guaranteed == [None, 4, None]
     assert one.bounds[0] is None and one.bounds[1] == (4, 4)
     assert {str(c): v for c, v in one.card_values.items()} == {
-        "6C": 1, "2O": 1, "7O": 0, "9O": 0, "7B": 1,
+        "6C": 1,
+        "2O": 1,
+        "7O": 0,
+        "9O": 0,
+        "7B": 1,
     }
     assert solve(position, seats=[2, 0]).guaranteed == [1, None, 1]
     bare = solve(position, card_values=False, line=False)
@@ -794,16 +913,22 @@ def test_bad_arguments(kwargs):
         solve("7...2 K.3.. J.6.. 0 - 0,1,0", **kwargs)
 
 
-@pytest.mark.parametrize("fields, complaint", [
-    (dict(busy_slots=3), "busy_slots must be a power of two, not 3"),
-    (dict(value_share=0), "value_share must be a positive number, not 0"),
-    (dict(value_share=1.5), "value_share must be a share of 1 at most, not 1.5"),
-    (dict(full_deal_value_share=float("nan")), "full_deal_value_share must be a positive number, not nan"),
-    (dict(rank_free_nodes=-1), "rank_free_nodes must be a whole number, 0 or more, not -1"),
-    (dict(ordered_nodes=2.5), "ordered_nodes must be a whole number, 0 or more, not 2.5"),
-    (dict(busy_min_cards=True), "busy_min_cards must be a whole number, 0 or more, not True"),
-    (dict(use_table=0), "use_table must be True or False, not 0"),
-])
+@pytest.mark.parametrize(
+    "fields, complaint",
+    [
+        (dict(busy_slots=3), "busy_slots must be a power of two, not 3"),
+        (dict(value_share=0), "value_share must be a positive number, not 0"),
+        (dict(value_share=1.5), "value_share must be a share of 1 at most, not 1.5"),
+        (
+            dict(full_deal_value_share=float("nan")),
+            "full_deal_value_share must be a positive number, not nan",
+        ),
+        (dict(rank_free_nodes=-1), "rank_free_nodes must be a whole number, 0 or more, not -1"),
+        (dict(ordered_nodes=2.5), "ordered_nodes must be a whole number, 0 or more, not 2.5"),
+        (dict(busy_min_cards=True), "busy_min_cards must be a whole number, 0 or more, not True"),
+        (dict(use_table=0), "use_table must be True or False, not 0"),
+    ],
+)
 def test_bad_policies(fields, complaint):
     with pytest.raises(CoinsError, match=f"^search policy: {re.escape(complaint)}$"):
         SearchPolicy(**fields)
@@ -836,11 +961,15 @@ def test_to_json():
 BUDGET_POSITION = Position.random(0, 7)  # 7 cards a hand: ~10^5 nodes on a fresh table
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def true_values(position: Position) -> tuple[list[int], dict]:
     exact = solve(position, table=TranspositionTable(8))
-    plain = solve(position, table=TranspositionTable(8), threads=1,
-                  policy=SearchPolicy(rank_equivalence=False))
+    plain = solve(
+        position,
+        table=TranspositionTable(8),
+        threads=1,
+        policy=SearchPolicy(rank_equivalence=False),
+    )
     assert exact.exact and plain.exact
     assert exact.guaranteed == plain.guaranteed and exact.card_values == plain.card_values
     return exact.guaranteed, exact.card_values
@@ -901,12 +1030,19 @@ def test_a_seat_out_of_reach_leaves_the_others_their_turn():
     still prove seats 1 and 2 (spent seat after seat, seat 0 took them all)."""
     position = Position.random(0, 9)
     alone = [
-        solve(position, seats=(seat,), card_values=False, line=False,
-              table=TranspositionTable(16)).guaranteed[seat]
+        solve(
+            position, seats=(seat,), card_values=False, line=False, table=TranspositionTable(16)
+        ).guaranteed[seat]
         for seat in range(3)
-    ]  # fmt: skip
-    result = solve(position, max_nodes=300_000, card_values=False, line=False, threads=1,
-                   table=TranspositionTable(16))  # fmt: skip
+    ]
+    result = solve(
+        position,
+        max_nodes=300_000,
+        card_values=False,
+        line=False,
+        threads=1,
+        table=TranspositionTable(16),
+    )
     assert not result.exact and result.guaranteed[0] is None
     assert result.guaranteed[1:] == alone[1:]
     low, high = result.bounds[0]
@@ -918,8 +1054,16 @@ def test_a_full_deals_tests_start_at_the_first_point():
     a smaller position's at 2."""
     for cards, first in ((16, 1), (12, 2)):
         told = []
-        solve(Position.random(5, cards), seats=(0,), max_nodes=5_000, card_values=False, line=False,
-              threads=1, table=TranspositionTable(8), progress=told.append)  # fmt: skip
+        solve(
+            Position.random(5, cards),
+            seats=(0,),
+            max_nodes=5_000,
+            card_values=False,
+            line=False,
+            threads=1,
+            table=TranspositionTable(8),
+            progress=told.append,
+        )
         questions = [m for m in told if m.startswith("seat 0: ")]
         assert questions[0].endswith(f"can it be sure of {first}?"), (cards, questions[0])
 
@@ -954,7 +1098,9 @@ def test_tests_from_the_top_try_the_rank_free_game_at_any_need(monkeypatch):
     def trying(self, test, search, share=None):
         denied = rank_free_denies(self, test, search, share)
         need, ceiling = asked[-1]
-        if share is None and need > RANK_FREE_EARLY.rank_free_max_need:  # the test's own try, not the first point's
+        if (
+            share is None and need > RANK_FREE_EARLY.rank_free_max_need
+        ):  # the test's own try, not the first point's
             tries["ceiling" if ceiling else "value"].append(denied)
         return denied
 
@@ -964,8 +1110,12 @@ def test_tests_from_the_top_try_the_rank_free_game_at_any_need(monkeypatch):
         value = naive.guaranteed(position, seat)
         for narrow in (ParanoidSearch.lower_ceiling, ParanoidSearch.value):
             bounds = [0, position.coins_left]
-            narrow(ParanoidSearch(TranspositionTable(1), None, None, policy=RANK_FREE_EARLY),
-                   position, seat, bounds)
+            narrow(
+                ParanoidSearch(TranspositionTable(1), None, None, policy=RANK_FREE_EARLY),
+                position,
+                seat,
+                bounds,
+            )
             assert bounds == [value, value], (str(position), seat, narrow.__name__)
     assert sum(tries["ceiling"]) >= 5 and not tries["value"], tries
 
@@ -1001,14 +1151,23 @@ def test_a_long_solve_without_a_budget_goes_on_in_rounds():
     in growing rounds (so Ctrl-C finds bounds for each) and still ends exact,
     with the values of the plain solve."""
     positions = [Position.random(100 + seed, 7) for seed in range(6)]
-    plain = [solve(p, threads=1, card_values=False, line=False, table=TranspositionTable(8))
-             for p in positions]  # fmt: skip
+    plain = [
+        solve(p, threads=1, card_values=False, line=False, table=TranspositionTable(8))
+        for p in positions
+    ]
     policy = SearchPolicy(ordered_nodes=1_000)
     interleaved = 0
     for position, expected in zip(positions, plain):
         told = []
-        got = solve(position, threads=1, card_values=False, line=False,
-                    table=TranspositionTable(8), progress=told.append, policy=policy)  # fmt: skip
+        got = solve(
+            position,
+            threads=1,
+            card_values=False,
+            line=False,
+            table=TranspositionTable(8),
+            progress=told.append,
+            policy=policy,
+        )
         assert got.exact and got.guaranteed == expected.guaranteed
         seats_told = [int(m[5]) for m in told if re.match(r"seat \d: ", m)]
         last_seat_0 = max(i for i, seat in enumerate(seats_told) if seat == 0)
@@ -1155,8 +1314,9 @@ def test_cached_kernels_in_fresh_processes():
 @pytest.mark.parametrize("threads", [1, 2])
 def test_search_stats_profile_the_search(threads):
     position = Position.random(8002, 8, 0)
-    result = solve(position, (0,), card_values=False, line=False, threads=threads,
-                   table=TranspositionTable(16))
+    result = solve(
+        position, (0,), card_values=False, line=False, threads=threads, table=TranspositionTable(16)
+    )
     stats = result.search_stats
     assert stats["nodes"] == result.nodes > 0
     assert 0 < stats["tt_decided"] <= stats["tt_hits"] <= stats["tt_probes"] < result.nodes
@@ -1165,8 +1325,14 @@ def test_search_stats_profile_the_search(threads):
     if threads == 1:
         assert stats["deferred"] == 0  # only threads defer to one another (how: tested above)
     # without a table nothing is probed
-    bare = solve(position, (0,), card_values=False, line=False, threads=threads,
-                 policy=SearchPolicy(use_table=False))
+    bare = solve(
+        position,
+        (0,),
+        card_values=False,
+        line=False,
+        threads=threads,
+        policy=SearchPolicy(use_table=False),
+    )
     assert bare.search_stats["tt_probes"] == bare.search_stats["tt_hits"] == 0
     assert bare.guaranteed == result.guaranteed
 

@@ -7,13 +7,27 @@ from benchmarks import strength
 
 def test_quick_strength_run(tmp_path):
     output = tmp_path / "strength.json"
-    report = strength.main(["--deals", "1", "--pimc-samples", "2", "--pimc-time-limit", "0.02",
-                            "--hint-views", "1", "--hint-sizes", "6", "16",
-                            "--output", str(output)])
+    report = strength.main(
+        [
+            "--deals",
+            "1",
+            "--pimc-samples",
+            "2",
+            "--pimc-time-limit",
+            "0.02",
+            "--hint-views",
+            "1",
+            "--hint-sizes",
+            "6",
+            "16",
+            "--output",
+            str(output),
+        ]
+    )
     assert json.loads(output.read_text()) == json.loads(json.dumps(report))
     assert set(report["hint_seconds"]) == set(report["hint_seconds_1_thread"]) == {"6", "16"}
     assert set(report["hint_seconds_2_threads"]) == {"6", "16"}
-    assert [m["bots"] for m in report["matches"]] == [list(l) for l in strength.LINEUPS]
+    assert [m["bots"] for m in report["matches"]] == [list(lineup) for lineup in strength.LINEUPS]
     for match in report["matches"]:
         assert match["hands"] == 3
         # means are rounded to 4 places in the JSON: three of them are off by 1.5e-4 at most

@@ -17,13 +17,25 @@ AO, KO, TWO_C = (1 << int(Card.parse(c)) for c in ("AO", "KO", "2C"))
 
 
 def test_constraints_hold_in_every_position():
-    spec = StudySpec(60, 5, seed=4, leader=2, coins_left=4, hold=(AO | TWO_C, 0, 0),
-                     not_hold=(0, KO, 0), trick=2)  # fmt: skip
+    spec = StudySpec(
+        60, 5, seed=4, leader=2, coins_left=4, hold=(AO | TWO_C, 0, 0), not_hold=(0, KO, 0), trick=2
+    )
     lines = list(study_lines(spec))
     assert lines == list(study_lines(spec)) and [n for n, _ in lines] == list(range(1, 61))
-    assert lines != list(study_lines(StudySpec(60, 5, seed=5, leader=2, coins_left=4,
-                                          hold=(AO | TWO_C, 0, 0), not_hold=(0, KO, 0),
-                                          trick=2)))  # fmt: skip
+    assert lines != list(
+        study_lines(
+            StudySpec(
+                60,
+                5,
+                seed=5,
+                leader=2,
+                coins_left=4,
+                hold=(AO | TWO_C, 0, 0),
+                not_hold=(0, KO, 0),
+                trick=2,
+            )
+        )
+    )
     for _, text in lines:
         position = Position.parse(text)
         assert position.leader == 2 and len(position.trick) == 2
@@ -51,14 +63,33 @@ def test_aggregate_by_hand():
     a = Position.parse(".A.. 2... 3... 0 -")  # seat 0 holds AO, each seat one card
     b = Position.parse("2... .A.. 3... 1 -")
     records = [
-        {"line": 1, "position": str(a), "guaranteed": [1, 0, 0], "equilibrium": [1, 0, 0],
-         "exact": True, "equilibrium_line": ["AO"], "optimal": ["AO"]},
-        {"line": 2, "position": str(b), "guaranteed": [0, 0, 1], "equilibrium": [0, 0, 1],
-         "exact": True, "equilibrium_line": ["AO"], "optimal": ["AO"]},
+        {
+            "line": 1,
+            "position": str(a),
+            "guaranteed": [1, 0, 0],
+            "equilibrium": [1, 0, 0],
+            "exact": True,
+            "equilibrium_line": ["AO"],
+            "optimal": ["AO"],
+        },
+        {
+            "line": 2,
+            "position": str(b),
+            "guaranteed": [0, 0, 1],
+            "equilibrium": [0, 0, 1],
+            "exact": True,
+            "equilibrium_line": ["AO"],
+            "optimal": ["AO"],
+        },
         {"line": 3, "text": "x", "error": "bad"},
-        {"line": 4, "position": str(a), "guaranteed": [None] * 3, "equilibrium": None,
-         "exact": False},
-    ]  # fmt: skip
+        {
+            "line": 4,
+            "position": str(a),
+            "guaranteed": [None] * 3,
+            "equilibrium": None,
+            "exact": False,
+        },
+    ]
     stats = aggregate(records)
     assert (stats.positions, stats.errors, stats.not_exact) == (2, 1, 1)
     # leader: seat 0 in a (1 point), seat 1 in b (0); third: seat 2 in a (0), seat 0 in b (0)
@@ -76,9 +107,26 @@ def test_aggregate_by_hand():
 
 def test_study_command(tmp_path, capsys):
     out, export = tmp_path / "study.jsonl", tmp_path / "study.json"
-    args = ["study", "--count", "12", "--cards", "4", "--seed", "3", "--hold", "0:AO",
-            "--workers", "1", "--quiet", "--out", str(out), "--json", str(export),
-            "--csv", str(tmp_path / "study")]  # fmt: skip
+    args = [
+        "study",
+        "--count",
+        "12",
+        "--cards",
+        "4",
+        "--seed",
+        "3",
+        "--hold",
+        "0:AO",
+        "--workers",
+        "1",
+        "--quiet",
+        "--out",
+        str(out),
+        "--json",
+        str(export),
+        "--csv",
+        str(tmp_path / "study"),
+    ]
     assert cli.main(args) == 0
     shown = capsys.readouterr().out
     assert "12 solved" in shown and "Value of leading" in shown and "Card worth" in shown
@@ -102,8 +150,15 @@ def test_plots(tmp_path):
     from analysis.study import plot_study
 
     a = Position.parse(".A.. 2... 3... 0 -")
-    records = [{"line": 1, "position": str(a), "guaranteed": [1, 0, 0], "equilibrium": [1, 0, 0],
-                "exact": True}]  # fmt: skip
+    records = [
+        {
+            "line": 1,
+            "position": str(a),
+            "guaranteed": [1, 0, 0],
+            "equilibrium": [1, 0, 0],
+            "exact": True,
+        }
+    ]
     paths = plot_study(aggregate(records), str(tmp_path / "s"))
     assert paths == [str(tmp_path / "s-histograms.png"), str(tmp_path / "s-seats.png")]
     for path in paths:

@@ -43,14 +43,20 @@ def without_timing(out: dict) -> dict:
     return {key: value for key, value in out.items() if key not in ("seconds", "nodes")}
 
 
-@pytest.mark.parametrize("command, fields, argv", [
-    ("solve", {"position": ENDING, "mode": "both"}, ["solve", ENDING, "--mode", "both"]),
-    ("solve", {"position": ENDING, "seat": 1}, ["solve", ENDING, "--seat", "1"]),
-    ("analyze", {"position": SMALL}, ["analyze", SMALL]),
-    ("review", {"record": ENDING + " | 9C 5O 8O 3C"}, ["review", ENDING + " | 9C 5O 8O 3C"]),
-    ("hint", {"view": ENDING, "samples": 4, "seed": 3, "time_limit": 0},
-     ["hint", ENDING, "--samples", "4", "--seed", "3", "--time-limit", "0"]),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "command, fields, argv",
+    [
+        ("solve", {"position": ENDING, "mode": "both"}, ["solve", ENDING, "--mode", "both"]),
+        ("solve", {"position": ENDING, "seat": 1}, ["solve", ENDING, "--seat", "1"]),
+        ("analyze", {"position": SMALL}, ["analyze", SMALL]),
+        ("review", {"record": ENDING + " | 9C 5O 8O 3C"}, ["review", ENDING + " | 9C 5O 8O 3C"]),
+        (
+            "hint",
+            {"view": ENDING, "samples": 4, "seed": 3, "time_limit": 0},
+            ["hint", ENDING, "--samples", "4", "--seed", "3", "--time-limit", "0"],
+        ),
+    ],
+)
 def test_an_endpoint_answers_what_its_command_prints(board, capsys, command, fields, argv):
     status, body = post(f"{board}/api/{command}", fields)
     assert status == 200
@@ -103,10 +109,12 @@ BAD = [
     ("play", {"cards": 40}, "cards per hand"),
     ("play/move", {"game": "nothing", "card": "AO"}, "no game"),
     ("jobs/x/cancel", "not an object", "JSON object"),
-]  # fmt: skip
+]
 
 
-@pytest.mark.parametrize("endpoint, fields, words", BAD, ids=[f"{e}-{i}" for i, (e, _, _) in enumerate(BAD)])
+@pytest.mark.parametrize(
+    "endpoint, fields, words", BAD, ids=[f"{e}-{i}" for i, (e, _, _) in enumerate(BAD)]
+)
 def test_bad_input_answers_4xx_with_one_line(board, endpoint, fields, words):
     status, body = post(f"{board}/api/{endpoint}", fields)
     if endpoint.startswith("jobs/"):  # a cancel takes no fields: any body is fine
@@ -119,7 +127,9 @@ def test_bad_input_answers_4xx_with_one_line(board, endpoint, fields, words):
 
 
 def test_not_json_and_no_endpoint(board):
-    request = urllib.request.Request(f"{board}/api/solve", b"{not json", {"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"{board}/api/solve", b"{not json", {"Content-Type": "application/json"}
+    )
     with pytest.raises(urllib.error.HTTPError) as error:
         urllib.request.urlopen(request, timeout=30)
     assert error.value.code == 400 and "not JSON" in json.load(error.value)["error"]
@@ -134,15 +144,23 @@ def test_a_position_error_names_its_field(board):
 
 def test_a_long_solve_shows_progress_and_stops_on_cancel(board):
     answer = {}
-    thread = threading.Thread(target=lambda: answer.update(zip(
-        ("status", "body"), post(f"{board}/api/solve", {"position": FULL_DEAL, "job": "long-one"})
-    )))  # fmt: skip
+    thread = threading.Thread(
+        target=lambda: answer.update(
+            zip(
+                ("status", "body"),
+                post(f"{board}/api/solve", {"position": FULL_DEAL, "job": "long-one"}),
+            )
+        )
+    )
     thread.start()
     state = {}
     for _ in range(200):  # the job appears once the request is read
         with urllib.request.urlopen(f"{board}/api/jobs/long-one", timeout=10) as reply:
             state = json.load(reply)
-        if not state.get("done") and state["progress"] not in ("waiting for a free worker", "searching"):
+        if not state.get("done") and state["progress"] not in (
+            "waiting for a free worker",
+            "searching",
+        ):
             break
         time.sleep(0.05)
     assert state["command"] == "solve" and state["time_limit"] == 20.0
@@ -168,7 +186,8 @@ def test_a_game_against_two_bots(board):
         assert status == 200
     [hand] = state["hands"]
     assert hand["complete"] and sum(hand["points"]) == sum(
-        1 for card in hand["record"].split("|")[1].split() if card.endswith("O"))
+        1 for card in hand["record"].split("|")[1].split() if card.endswith("O")
+    )
     status, body = post(f"{board}/api/play/move", {"game": game, "card": "AO"})
     assert status == 400 and "not your turn" in body["error"]
 

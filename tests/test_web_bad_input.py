@@ -39,7 +39,14 @@ FUZZ = settings(max_examples=100, suppress_health_check=[HealthCheck.function_sc
 # every POST endpoint, a job's cancel among them (it reads no body)
 POSTS = [
     *(f"/api/{command}" for command in SEARCHES),
-    *("/api/deal", "/api/position", "/api/view", "/api/play", "/api/play/move", "/api/jobs/fuzz/cancel"),
+    *(
+        "/api/deal",
+        "/api/position",
+        "/api/view",
+        "/api/play",
+        "/api/play/move",
+        "/api/jobs/fuzz/cancel",
+    ),
 ]
 # the commands' fields, and the ones the board reads itself
 NAMES = sorted(
@@ -48,7 +55,7 @@ NAMES = sorted(
 )
 
 # text with what breaks encoders and parsers: lone surrogates, NUL, line breaks, quotes,
-CHARACTERS = st.characters(exclude_categories=()) | st.sampled_from("\ud800\udfff\x00\n\u2028\"\\")
+CHARACTERS = st.characters(exclude_categories=()) | st.sampled_from('\ud800\udfff\x00\n\u2028"\\')
 # and long text, to be cut in errors (a body stays under the size limit)
 TEXT = st.text(CHARACTERS, max_size=30) | st.integers(ERROR_CHARS, 2_000).map("x".__mul__)
 VALUES = st.recursive(
@@ -59,7 +66,9 @@ VALUES = st.recursive(
 FIELDS = st.dictionaries(st.sampled_from(NAMES) | TEXT, VALUES, max_size=5)
 # JSON as Python writes it (NaN and Infinity included), any other value, or any bytes
 BODIES = st.one_of(
-    FIELDS.map(json.dumps).map(str.encode), VALUES.map(json.dumps).map(str.encode), st.binary(max_size=300)
+    FIELDS.map(json.dumps).map(str.encode),
+    VALUES.map(json.dumps).map(str.encode),
+    st.binary(max_size=300),
 )
 QUOTED = st.binary(max_size=200).map(lambda raw: quote_from_bytes(raw, safe=""))
 
@@ -86,7 +95,9 @@ def assert_short_refusal(response) -> dict:
     if response.status_code >= 400:
         assert set(body) <= {"error", "field"} and "error" in body, body
         for text in body.values():
-            assert isinstance(text, str) and len(text) <= SHORT and len(text.splitlines()) <= 1, body
+            assert isinstance(text, str) and len(text) <= SHORT and len(text.splitlines()) <= 1, (
+                body
+            )
     return body
 
 

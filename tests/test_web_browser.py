@@ -37,8 +37,10 @@ MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 NEAR_TIE = 0.3  # analysis.reviews.NEAR_TIE: estimates closer than this are a tie
 TIMEOUT_MS = 30_000
 # a laptop and a phone (touch, no hover)
-SCREENS = {"laptop": {"viewport": {"width": 1280, "height": 800}},
-           "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}}
+SCREENS = {
+    "laptop": {"viewport": {"width": 1280, "height": 800}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+}
 
 
 @pytest.fixture(scope="module")
@@ -116,13 +118,17 @@ def test_a_position_set_up_by_clicking_shows_the_values_coins_solve_gives(page, 
             int(card.locator("[data-guaranteed]").get_attribute("data-guaranteed")),
             [int(v) for v in card.locator("[data-maxn]").get_attribute("data-maxn").split(",")],
         )
-    assert shown == {card: (expected["card_values"][card], expected["card_results"][card])
-                     for card in expected["card_values"]}  # fmt: skip
+    assert shown == {
+        card: (expected["card_values"][card], expected["card_results"][card])
+        for card in expected["card_values"]
+    }
     for seat in range(3):
         info = page.inner_text(f"#board [data-seat='{seat}'] .seat-info")
         assert f"guaranteed {expected['guaranteed'][seat]}" in info
         assert f"max^n {expected['equilibrium'][seat]}" in info
-    best = {c for c, v in expected["card_values"].items() if v == max(expected["card_values"].values())}
+    best = {
+        c for c, v in expected["card_values"].items() if v == max(expected["card_values"].values())
+    }
     marked = page.locator("#board [data-seat='0'] .card.best-g")
     assert {marked.nth(i).get_attribute("data-card") for i in range(marked.count())} == best
 
@@ -226,9 +232,17 @@ def assert_readable(page, board: str) -> None:
         assert box["width"] > 0 and box["height"] > 0
         text_width = strip.evaluate("node => node.scrollWidth")
         assert text_width <= box["width"] + 0.5, f"{strip.inner_text()!r} is cut"
-        assert card["x"] - 0.5 <= box["x"] and box["x"] + box["width"] <= card["x"] + card["width"] + 0.5
-        assert card["y"] - 0.5 <= box["y"] and box["y"] + box["height"] <= card["y"] + card["height"] + 0.5
-        assert 0 <= card["x"] and card["x"] + card["width"] <= width, f"a card is off the {width}px screen"
+        assert (
+            card["x"] - 0.5 <= box["x"]
+            and box["x"] + box["width"] <= card["x"] + card["width"] + 0.5
+        )
+        assert (
+            card["y"] - 0.5 <= box["y"]
+            and box["y"] + box["height"] <= card["y"] + card["height"] + 0.5
+        )
+        assert 0 <= card["x"] and card["x"] + card["width"] <= width, (
+            f"a card is off the {width}px screen"
+        )
         covered = strip.evaluate(COVERED)
         assert not covered, f"{strip.inner_text()!r} is under another element"
 
@@ -247,7 +261,9 @@ def review_rows_match(page, answer: dict) -> None:
         if move is None:
             assert number in answer["missing"] and "not reviewed" in row.inner_text()
             continue
-        assert row.locator(".maxn-cost").inner_text() == cost_text(move["maxn"]["cost"], move["estimated"])
+        assert row.locator(".maxn-cost").inner_text() == cost_text(
+            move["maxn"]["cost"], move["estimated"]
+        )
         paranoid = move["paranoid"]
         paranoid_cost = "-" if paranoid is None else str(paranoid["cost"])
         assert row.locator(".paranoid-cost").inner_text() == paranoid_cost
@@ -271,9 +287,13 @@ def review_footer_says_what_happened(page, answer: dict) -> None:
     footer = page.inner_text("#review-footer")
     missing = len(answer["missing"])
     if answer["interrupted"]:
-        assert footer.startswith(f"Cancelled: {len(answer['moves'])} of 48 cards reviewed, {missing} not")
+        assert footer.startswith(
+            f"Cancelled: {len(answer['moves'])} of 48 cards reviewed, {missing} not"
+        )
     elif missing:
-        assert footer.startswith(f"Stopped by the time limit: {missing} card{'s' if missing > 1 else ''} not")
+        assert footer.startswith(
+            f"Stopped by the time limit: {missing} card{'s' if missing > 1 else ''} not"
+        )
     else:
         assert footer.startswith("Finished: all 48 cards reviewed.")
     assert ("Estimated (~)" in footer) == (answer["estimated"] > 0)
@@ -296,7 +316,9 @@ def replayed_values(page) -> dict:
         card = cards.nth(i)
         maxn = card.locator("[data-maxn]").get_attribute("data-maxn")
         shown[card.get_attribute("data-card")] = (
-            [float(v) for v in maxn.split(",")], "best-m" in card.get_attribute("class"))
+            [float(v) for v in maxn.split(",")],
+            "best-m" in card.get_attribute("class"),
+        )
     return shown
 
 
@@ -332,10 +354,13 @@ def test_a_full_hand_is_reviewed_card_by_card_then_replayed(screen_page):
     for step in (0, 1):  # that card, then the next one by the Right arrow
         move = moves[move["number"] + step]
         assert page.inner_text("#replay-note").startswith(
-            f"Card {move['number']} of 48: seat {move['seat']} plays {move['card']}")
+            f"Card {move['number']} of 48: seat {move['seat']} plays {move['card']}"
+        )
         assert page.locator(f"#review-table tr[data-move='{move['number']}'].current").count() == 1
         shown = replayed_values(page)
-        results = {card: [float(v) for v in result] for card, result in move["maxn"]["cards"].items()}
+        results = {
+            card: [float(v) for v in result] for card, result in move["maxn"]["cards"].items()
+        }
         assert {card: values for card, (values, _) in shown.items()} == results
         assert {c for c, (_, best) in shown.items() if best} == set(move["maxn"]["best"])
         text = page.inner_text("#replay-board .seat.to-move")
@@ -422,6 +447,7 @@ def test_an_answer_for_an_older_position_never_shows(page):
     page.click("#solve")
     page.wait_for_selector("#board [data-seat='0'] .card .values [data-maxn]")
     shown = page.inner_html("#board")
+
     def first_solve(response):
         return response.url.endswith("/api/solve") and ENDING in response.request.post_data
 

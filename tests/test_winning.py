@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from test_maxn import random_position
 
 from solver import Card, CoinsError, Position, solve
 from solver.errors import OptionError
@@ -15,7 +16,6 @@ from solver.evaluator import default_net
 from solver.match import MatchError, MatchState
 from solver.next_hands import NextHands, default_table
 from solver.winning import card_chances, preferred, solve_match
-from test_maxn import random_position
 from tests.naive_match import Reference
 
 

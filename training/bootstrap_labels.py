@@ -20,11 +20,10 @@ import random
 import time
 
 import numpy as np
+from make_labels import root_position
 
 from analysis import preferred_card
 from solver.evaluator import ValueNet, search_card_results
-
-from make_labels import root_position
 
 TRICKS = 1  # tricks searched before the network: milliseconds a position at any size
 

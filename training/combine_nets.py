@@ -22,13 +22,17 @@ def main(argv=None) -> None:
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     with np.load(args.small) as small, np.load(args.large) as large:
-        arrays = {name: np.concatenate([stacked(small[name], name), stacked(large[name], name)])
-                  for name in ("w1", "b1", "w2", "b2", "w3", "b3")}  # fmt: skip
+        arrays = {
+            name: np.concatenate([stacked(small[name], name), stacked(large[name], name)])
+            for name in ("w1", "b1", "w2", "b2", "w3", "b3")
+        }
     members = stacked(np.load(args.small)["b1"], "b1").shape[0]
     np.savez(args.out, **arrays, split=np.int64(args.split), small=np.int64(members))
     ValueNet.load(args.out)  # checks the shapes
-    print(f"wrote {args.out}: {members} members up to {args.split} cards a hand, "
-          f"{arrays['b1'].shape[0] - members} beyond")
+    print(
+        f"wrote {args.out}: {members} members up to {args.split} cards a hand, "
+        f"{arrays['b1'].shape[0] - members} beyond"
+    )
 
 
 if __name__ == "__main__":

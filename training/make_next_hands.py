@@ -116,17 +116,28 @@ def main() -> None:
     parts = np.stack([chances_table(winners[g], points[g], args.most) for g in groups])
     stderr = parts.std(axis=0, ddof=1) / np.sqrt(args.groups)
     np.savez_compressed(
-        args.out, chances=table.astype(np.float32), hands=args.hands, seed=args.seed,
-        policy="greedy", stderr_max=stderr.max(), stderr_mean=stderr.mean(),
-    )  # fmt: skip
+        args.out,
+        chances=table.astype(np.float32),
+        hands=args.hands,
+        seed=args.seed,
+        policy="greedy",
+        stderr_max=stderr.max(),
+        stderr_mean=stderr.mean(),
+    )
     by_leader = np.bincount(winners[:, -1], minlength=3) / args.hands
     coins = np.array([points[winners == s].sum() for s in range(3)]) / args.hands
-    print(f"{args.hands} greedy hands in {sampled - start:.1f} s, table of needs 1-{args.most} "
-          f"in {time.perf_counter() - sampled:.1f} s")
-    print(f"Coins a hand by seat from the leader: {np.round(coins, 3).tolist()}; "
-          f"last trick won: {np.round(by_leader, 3).tolist()}")
-    print(f"standard error over {args.groups} groups: max {stderr.max():.4f}, "
-          f"mean {stderr.mean():.4f}, 95th percentile {np.quantile(stderr, 0.95):.4f}")
+    print(
+        f"{args.hands} greedy hands in {sampled - start:.1f} s, table of needs 1-{args.most} "
+        f"in {time.perf_counter() - sampled:.1f} s"
+    )
+    print(
+        f"Coins a hand by seat from the leader: {np.round(coins, 3).tolist()}; "
+        f"last trick won: {np.round(by_leader, 3).tolist()}"
+    )
+    print(
+        f"standard error over {args.groups} groups: max {stderr.max():.4f}, "
+        f"mean {stderr.mean():.4f}, 95th percentile {np.quantile(stderr, 0.95):.4f}"
+    )
     for needs in ((1, 1, 1), (2, 5, 8), (15, 15, 15), (30, 30, 30)):
         a, b, c = needs
         print(f"needs {needs} (leader first): {np.round(table[a - 1, b - 1, c - 1], 4).tolist()}")

@@ -34,8 +34,11 @@ DEFAULT_OUT = Path(__file__).resolve().parents[1] / "solver" / "value_net.npz"
 def _features(positions, x, coins):
     for i in range(positions.shape[0]):
         leader = positions[i, 3]
-        hands = (positions[i, leader], positions[i, (leader + 1) % 3],
-                 positions[i, (leader + 2) % 3])  # fmt: skip
+        hands = (
+            positions[i, leader],
+            positions[i, (leader + 1) % 3],
+            positions[i, (leader + 2) % 3],
+        )
         k.value_features(hands[0], hands[1], hands[2], x[i])
         coins[i] = k.popcount((positions[i, 0] | positions[i, 1] | positions[i, 2]) & k.COINS_MASK)
 
@@ -79,8 +82,10 @@ class Network:
     """ReLU layers, then a softmax share of the Coins left."""
 
     def __init__(self, sizes, rng):
-        self.weights = [rng.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32)
-                        for a, b in zip(sizes, sizes[1:])]  # fmt: skip
+        self.weights = [
+            rng.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32)
+            for a, b in zip(sizes, sizes[1:])
+        ]
         self.biases = [np.zeros(b, dtype=np.float32) for b in sizes[1:]]
 
     def layers(self, x):
@@ -124,8 +129,10 @@ def fit(net, x, coins, targets, valid, epochs, rate, batch, rng, report):
             for j, (param, grad) in enumerate(zip(params, grads_w + grads_b)):
                 first[j] = 0.9 * first[j] + 0.1 * grad
                 second[j] = 0.999 * second[j] + 0.001 * grad * grad
-                param -= epoch_rate * (first[j] / (1 - 0.9**step)) / (
-                    np.sqrt(second[j] / (1 - 0.999**step)) + 1e-8
+                param -= (
+                    epoch_rate
+                    * (first[j] / (1 - 0.9**step))
+                    / (np.sqrt(second[j] / (1 - 0.999**step)) + 1e-8)
                 )
         report(epoch, net.predict(*valid[:2]), valid[2])
 
@@ -134,13 +141,19 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n\n")[0])
     parser.add_argument("labels", nargs="+", help="row files written by make_labels.py")
     parser.add_argument("--hidden", default="128,64", help="hidden layer sizes")
-    parser.add_argument("--members", type=int, default=2,
-                        help="networks in the ensemble, each from its own seed (default 2)")
+    parser.add_argument(
+        "--members",
+        type=int,
+        default=2,
+        help="networks in the ensemble, each from its own seed (default 2)",
+    )
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--rate", type=float, default=1e-3)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--init", help="start from these weights (same sizes) instead of random ones")
+    parser.add_argument(
+        "--init", help="start from these weights (same sizes) instead of random ones"
+    )
     parser.add_argument("--out", default=str(DEFAULT_OUT))
     args = parser.parse_args(argv)
     positions, values, rounds = read_labels(args.labels)
@@ -153,8 +166,10 @@ def main(argv=None) -> None:
     valid = (x[held_out], coins[held_out], targets[held_out])
 
     def report(epoch, predicted, truth):
-        print(f"epoch {epoch + 1}: held-out mean error {np.abs(predicted - truth).mean():.4f}",
-              flush=True)  # fmt: skip
+        print(
+            f"epoch {epoch + 1}: held-out mean error {np.abs(predicted - truth).mean():.4f}",
+            flush=True,
+        )
 
     members = []
     for member in range(args.members):
@@ -167,8 +182,18 @@ def main(argv=None) -> None:
             net.weights = [init[f"w{i}"][same] for i in (1, 2, 3)]
             net.biases = [init[f"b{i}"][same] for i in (1, 2, 3)]
         print(f"member {member + 1} of {args.members}")
-        fit(net, x[train], coins[train], targets[train], valid, args.epochs, args.rate,
-            args.batch, rng, report)  # fmt: skip
+        fit(
+            net,
+            x[train],
+            coins[train],
+            targets[train],
+            valid,
+            args.epochs,
+            args.rate,
+            args.batch,
+            rng,
+            report,
+        )
         members.append(net)
     predicted = sum(net.predict(*valid[:2]) for net in members) / len(members)
     print("cards  positions  ensemble  equal split   (held-out mean error, points a seat)")

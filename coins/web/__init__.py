@@ -20,7 +20,7 @@ from .jobs import DEFAULT_TIME_LIMIT
 
 HOST = "127.0.0.1"  # this machine only: the board is for its user, not the network
 DEFAULT_PORT = 8765
-NO_WEB = "coins serve needs the web extra: pip install \"coins-solver[web]\" (or \".[web]\" in a clone)"
+NO_WEB = 'coins serve needs the web extra: pip install "coins-solver[web]" (or ".[web]" in a clone)'
 
 
 def serve_command(args: argparse.Namespace) -> None:
@@ -61,21 +61,27 @@ def check_port(port: int) -> None:
             return
         except OSError as error:
             probe.bind((HOST, 0))
-            raise CoinsError(f"cannot serve on port {port} of {HOST} ({error.strerror}): try "
-                             f"--port {probe.getsockname()[1]}, which is free now") from None
+            raise CoinsError(
+                f"cannot serve on port {port} of {HOST} ({error.strerror}): try "
+                f"--port {probe.getsockname()[1]}, which is free now"
+            ) from None
 
 
 def register(add) -> None:
     """Add ``serve`` through ``coins.cli``'s ``add(name, function)`` helper."""
     parser = add("serve", serve_command)
     parser.add_argument(
-        "--port", type=options.whole_number("the port", 1, 65535), default=DEFAULT_PORT,
+        "--port",
+        type=options.whole_number("the port", 1, 65535),
+        default=DEFAULT_PORT,
         metavar="P",
         help=f"the port on 127.0.0.1 (default {DEFAULT_PORT})",
-    )  # fmt: skip
+    )
     parser.add_argument("--open", action="store_true", help="open the board in the browser")
     parser.add_argument(
-        "--time-limit", type=options.seconds("the search time limit"), default=DEFAULT_TIME_LIMIT,
+        "--time-limit",
+        type=options.seconds("the search time limit"),
+        default=DEFAULT_TIME_LIMIT,
         metavar="SEC",
         help=f"the most seconds one search may take (default {DEFAULT_TIME_LIMIT:g})",
-    )  # fmt: skip
+    )

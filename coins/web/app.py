@@ -48,7 +48,9 @@ from .jobs import DEFAULT_TIME_LIMIT, Cancelled, Job, Jobs
 STATIC = Path(str(resources.files("coins.web") / "static"))
 MAX_BODY_BYTES = 64 * 1024  # a request's body at most: a whole record of play is under 300 bytes
 ERROR_CHARS = 200  # an error's message (and field) at most: one quoting a long input is cut
-UNSHOWN = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029\ud800-\udfff]")  # line breaks, lone surrogates
+UNSHOWN = re.compile(
+    r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029\ud800-\udfff]"
+)  # line breaks, lone surrogates
 
 
 # what each searching command computes, as the JSON its --json prints
@@ -93,8 +95,10 @@ def create_app(time_limit: float = DEFAULT_TIME_LIMIT) -> Starlette:
         if command in SEARCHES and (limit is None or limit == 0):  # hint: 0 is no limit
             args.time_limit = time_limit
         elif limit is not None and limit > time_limit:
-            raise FieldError(f"time_limit is at most {time_limit:g} s on this board "
-                             "(coins serve --time-limit)", "time_limit")  # fmt: skip
+            raise FieldError(
+                f"time_limit is at most {time_limit:g} s on this board (coins serve --time-limit)",
+                "time_limit",
+            )
         return args
 
     async def search(request: Request) -> JSONResponse:
@@ -105,8 +109,9 @@ def create_app(time_limit: float = DEFAULT_TIME_LIMIT) -> Starlette:
         job_id = fields.pop("job", None)
         args = options(command, fields)
         work = SEARCHES[command]
-        return JSONResponse(await jobs.run(job_id, command, args.time_limit,
-                                           lambda job: work(args, job)))  # fmt: skip
+        return JSONResponse(
+            await jobs.run(job_id, command, args.time_limit, lambda job: work(args, job))
+        )
 
     async def deal(request: Request) -> JSONResponse:
         args = options("deal", await _fields(request))
@@ -114,8 +119,9 @@ def create_app(time_limit: float = DEFAULT_TIME_LIMIT) -> Starlette:
 
     async def job_status(request: Request) -> JSONResponse:
         job = jobs.get(request.path_params["job"])
-        return JSONResponse(job.to_json() if job else {"job": request.path_params["job"],
-                                                        "done": True})  # fmt: skip
+        return JSONResponse(
+            job.to_json() if job else {"job": request.path_params["job"], "done": True}
+        )
 
     async def job_cancel(request: Request) -> JSONResponse:
         cancelled = jobs.cancel(request.path_params["job"])
@@ -132,8 +138,7 @@ def create_app(time_limit: float = DEFAULT_TIME_LIMIT) -> Starlette:
 
     async def graph_svg(request: Request) -> Response:
         args = options("graph", dict(request.query_params))
-        graph = await jobs.run(None, "graph", args.time_limit,
-                               lambda job: api.graph_of(args))  # fmt: skip
+        graph = await jobs.run(None, "graph", args.time_limit, lambda job: api.graph_of(args))
         with tempfile.TemporaryDirectory() as folder:
             path = write_graph(graph, Path(folder) / "graph.svg")
             return Response(path.read_text(encoding="utf-8"), media_type="image/svg+xml")
@@ -177,8 +182,12 @@ def create_app(time_limit: float = DEFAULT_TIME_LIMIT) -> Starlette:
         Route("/graph.svg", graph_svg),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers = {CoinsError: _bad_input, Cancelled: _cancelled, HTTPException: _http_error,
-                Exception: _unexpected}  # fmt: skip
+    handlers = {
+        CoinsError: _bad_input,
+        Cancelled: _cancelled,
+        HTTPException: _http_error,
+        Exception: _unexpected,
+    }
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -200,7 +209,10 @@ async def _off_loop(function, *arguments):
 async def _fields(request: Request) -> dict:
     try:
         fields = json.loads(await request.body() or b"{}", object_pairs_hook=_each_name_once)
-    except (ValueError, RecursionError) as error:  # not UTF-8 or JSON; a name twice, 4300+ digits, too deep
+    except (
+        ValueError,
+        RecursionError,
+    ) as error:  # not UTF-8 or JSON; a name twice, 4300+ digits, too deep
         raise FieldError(f"the request is not JSON the board reads: {error}") from None
     if not isinstance(fields, dict):
         raise FieldError(f"the request is a JSON object of fields, not {type(fields).__name__}")
@@ -229,7 +241,7 @@ def describe(record: Record) -> dict:
     each known hand now and the position now (None for a view)."""
     on_table = list(record.trick) + list(record.moves)
     tricks = record.tricks()
-    current = on_table[len(tricks) * SEATS:]
+    current = on_table[len(tricks) * SEATS :]
     leader = tricks[-1][2] if tricks else record.leader
     played = 0
     for card in on_table:
@@ -237,7 +249,9 @@ def describe(record: Record) -> dict:
     # who played each card on the table: the tricks' seats in turn from their leaders
     seats = [(lead + i) % SEATS for lead, _, _ in tricks for i in range(SEATS)]
     seats += [(leader + i) % SEATS for i in range(len(current))]
-    sizes = [size - seats[len(record.trick):].count(seat) for seat, size in enumerate(record.hand_sizes)]
+    sizes = [
+        size - seats[len(record.trick) :].count(seat) for seat, size in enumerate(record.hand_sizes)
+    ]
     return {
         "text": str(record).removesuffix(" |"),
         "view": record.is_view,
@@ -246,12 +260,15 @@ def describe(record: Record) -> dict:
         "trick": [str(c) for c in record.trick],
         "taken": list(record.taken),
         "moves": [str(c) for c in record.moves],
-        "tricks": [{"leader": lead, "cards": [str(c) for c in cards], "winner": winner}
-                   for lead, cards, winner in tricks],  # fmt: skip
+        "tricks": [
+            {"leader": lead, "cards": [str(c) for c in cards], "winner": winner}
+            for lead, cards, winner in tricks
+        ],
         "table": {"leader": leader, "cards": [str(c) for c in current]},
         "seats": seats,
-        "hands": [None if h is None else [str(c) for c in cards_in(h & ~played)]
-                  for h in record.hands],  # fmt: skip
+        "hands": [
+            None if h is None else [str(c) for c in cards_in(h & ~played)] for h in record.hands
+        ],
         "sizes": sizes,
         "taken_now": list(record.taken_after),
         "to_move": record.to_move,
@@ -270,7 +287,9 @@ def _shown(text: str) -> str:
     surrogates of an input it quotes escaped, ``\\n``, ``\\ud800``), short (cut to
     ``ERROR_CHARS``, its length said) whatever the length of the input it quotes."""
     text = UNSHOWN.sub(lambda match: ascii(match[0])[1:-1], text)
-    return text if len(text) <= ERROR_CHARS else f"{text[:ERROR_CHARS]}... ({len(text):,} characters)"
+    return (
+        text if len(text) <= ERROR_CHARS else f"{text[:ERROR_CHARS]}... ({len(text):,} characters)"
+    )
 
 
 async def _bad_input(request: Request, error: CoinsError) -> JSONResponse:

@@ -42,8 +42,9 @@ def fields_of(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
     return {a.dest: a for a in parser._actions if a.dest not in LEFT_OUT}
 
 
-def read_fields(parser: argparse.ArgumentParser, fields: dict, command: str,
-                preset: dict | None = None) -> argparse.Namespace:  # fmt: skip
+def read_fields(
+    parser: argparse.ArgumentParser, fields: dict, command: str, preset: dict | None = None
+) -> argparse.Namespace:
     """``fields`` (a JSON object, or a query string's values) as ``parser``'s
     options; ``preset``: options the board sets itself (``{"out": ...}``)."""
     if not isinstance(fields, dict):
@@ -54,7 +55,9 @@ def read_fields(parser: argparse.ArgumentParser, fields: dict, command: str,
     for name, value in fields.items():
         action = actions.get(name)
         if action is None:
-            raise FieldError(f'{command} has no field "{name}": it takes {", ".join(actions)}', name)
+            raise FieldError(
+                f'{command} has no field "{name}": it takes {", ".join(actions)}', name
+            )
         if value is None:
             continue  # the default
         if action.nargs == 0:  # a flag
@@ -69,7 +72,9 @@ def read_fields(parser: argparse.ArgumentParser, fields: dict, command: str,
             options.append(f"{action.option_strings[-1]}={words[0]}")  # "=": "-1" stays a value
         else:
             options += [action.option_strings[-1], *words]
-    missing = [name for name, a in actions.items() if not a.option_strings and fields.get(name) is None]
+    missing = [
+        name for name, a in actions.items() if not a.option_strings and fields.get(name) is None
+    ]
     if missing:
         raise FieldError(f"{command} needs the field {missing[0]}", missing[0])
     return parser.parse_args([*options, "--", *arguments] if arguments else options)
@@ -84,7 +89,8 @@ def _words(name: str, value, action: argparse.Action) -> list[str]:
     words = []
     for item in values:
         if isinstance(item, bool) or not isinstance(item, (str, int, float)):
-            raise FieldError(f"{name} is a {'list of ' if several else ''}text or number, "
-                             f"not {item!r}", name)  # fmt: skip
+            raise FieldError(
+                f"{name} is a {'list of ' if several else ''}text or number, not {item!r}", name
+            )
         words.append(str(item))
     return words

@@ -38,13 +38,23 @@ class WebGame(SeatAgainstBots):
     """A match to ``target`` (or, with ``cards``, one hand of that many cards a
     hand) between the user at ``seat`` and two bots."""
 
-    def __init__(self, *, seat: int = 0, bots=("greedy", "pimc"), target: int | None = None,
-                 cards: int | None = None, seed: int | None = None):  # fmt: skip
+    def __init__(
+        self,
+        *,
+        seat: int = 0,
+        bots=("greedy", "pimc"),
+        target: int | None = None,
+        cards: int | None = None,
+        seed: int | None = None,
+    ):
         super().__init__(seat=seat, bots=bots, seed=seed)
         if (target is None) == (cards is None):
-            raise CoinsError("play a match to a target, or one hand of some cards: give one of them")
-        if cards is not None and (isinstance(cards, bool) or not isinstance(cards, int)
-                                  or not 1 <= cards <= HAND_SIZE):  # fmt: skip
+            raise CoinsError(
+                "play a match to a target, or one hand of some cards: give one of them"
+            )
+        if cards is not None and (
+            isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= HAND_SIZE
+        ):
             raise CoinsError(f"cards per hand must be 1-{HAND_SIZE}, not {cards!r}")
         self.id = uuid.uuid4().hex
         self.target = target
@@ -60,16 +70,18 @@ class WebGame(SeatAgainstBots):
         self.winner: int | None = None
         self.error: str | None = None
         self.ended = False
-        self.thread = threading.Thread(target=self._run, name=f"coins-game-{self.id[:8]}",
-                                       daemon=True)  # fmt: skip
+        self.thread = threading.Thread(
+            target=self._run, name=f"coins-game-{self.id[:8]}", daemon=True
+        )
 
     def _one_hand(self, cards: int) -> Hand:
         rng = random.Random(self.deals_seed)
         start = None
         if cards < HAND_SIZE:  # an ending: the other cards were played earlier
             start = Position.random(rng, cards, first_leader(self.first_dealer))
-        return Hand(self.players, self.first_dealer, seed=rng.getrandbits(64), start=start,
-                    observer=self)  # fmt: skip
+        return Hand(
+            self.players, self.first_dealer, seed=rng.getrandbits(64), start=start, observer=self
+        )
 
     # ----- the game's thread ------------------------------------------------------------
 
@@ -106,16 +118,22 @@ class WebGame(SeatAgainstBots):
         entry = {"seat": played.seat, "card": str(played.card)}
         if played.winner is not None:
             entry |= {"winner": played.winner, "points": played.points}
-            trick = self.played[len(self.played) - 2:] + [entry]
+            trick = self.played[len(self.played) - 2 :] + [entry]
             self.last_trick = {"cards": trick, "winner": played.winner, "points": played.points}
         self.played.append(entry)
-        if played.after.is_terminal or (self.target is not None and max(played.scores) >= self.target):
+        if played.after.is_terminal or (
+            self.target is not None and max(played.scores) >= self.target
+        ):
             points = [s - b for s, b in zip(played.scores, self.hand_scores)]
-            self.hands.append({
-                "number": self.hand_number, "record": str(Record.of(self.start, self.moves)),
-                "points": points, "scores": list(played.scores),
-                "complete": played.after.is_terminal,
-            })  # fmt: skip
+            self.hands.append(
+                {
+                    "number": self.hand_number,
+                    "record": str(Record.of(self.start, self.moves)),
+                    "points": points,
+                    "scores": list(played.scores),
+                    "complete": played.after.is_terminal,
+                }
+            )
 
     def choose(self, position: Position, seat: int, rng: random.Random) -> Card:
         """Wait for the user's card (``play``)."""
@@ -138,8 +156,9 @@ class WebGame(SeatAgainstBots):
             raise CoinsError(f"card is a card's text such as AO, not {text!r}")
         with self.changed:
             if self.position is None:
-                raise IllegalMoveError("it is not your turn: the game is over" if self.over
-                                       else "it is not your turn")  # fmt: skip
+                raise IllegalMoveError(
+                    "it is not your turn: the game is over" if self.over else "it is not your turn"
+                )
             hand = self.position.hands[self.seat]
             if not hand >> card & 1:
                 held = " ".join(str(c) for c in cards_in(hand))
@@ -163,7 +182,9 @@ class WebGame(SeatAgainstBots):
     def state(self) -> dict:
         """What the board shows the user now."""
         with self.changed:
-            hands = (0, 0, 0) if self.start is None else Record.of(self.start, self.moves).final.hands
+            hands = (
+                (0, 0, 0) if self.start is None else Record.of(self.start, self.moves).final.hands
+            )
             hand = hands[self.seat]
             in_trick = len(self.moves) % SEATS
             return {
@@ -179,7 +200,7 @@ class WebGame(SeatAgainstBots):
                 "your_turn": self.position is not None and self.card is None,
                 "hand": [str(c) for c in cards_in(hand)],
                 "held": [popcount(h) for h in hands],
-                "trick": self.played[len(self.played) - in_trick:] if in_trick else [],
+                "trick": self.played[len(self.played) - in_trick :] if in_trick else [],
                 "played": self.played,
                 "last_trick": self.last_trick,
                 "view": str(self.view()) if self.start is not None else None,

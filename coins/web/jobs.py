@@ -76,8 +76,13 @@ class Jobs:
         self.early: deque[str] = deque(maxlen=EARLY_CANCELS)
         self.lock = threading.Lock()
 
-    async def run(self, job_id: str | None, command: str, time_limit: float | None,
-                  work: Callable[[Job], dict]) -> dict:  # fmt: skip
+    async def run(
+        self,
+        job_id: str | None,
+        command: str,
+        time_limit: float | None,
+        work: Callable[[Job], dict],
+    ) -> dict:
         """``work(job)`` on a worker thread, its searches watching the job's cancel;
         raises ``Cancelled`` if a cancel stopped it with nothing to show."""
         if job_id is None:

@@ -8,8 +8,8 @@ from solver import Position, solve
 from solver import _kernels as kernels
 from solver.table import TranspositionTable
 
-
 # ----- research/proof_shape.py: what a proof stores, trick by trick ----------------------
+
 
 def test_cards_left_reads_each_entrys_from_its_key(monkeypatch):
     monkeypatch.setattr(proof_shape, "_READ_SLOTS", 1000)  # several blocks, the last one short
@@ -39,10 +39,15 @@ def test_proof_shape_counts_a_tests_entries_by_cards_left():
     assert proof_shape.pair_spendings(6, 4) == 15**2  # two cards gone of six, in each hand
 
 
-@pytest.mark.parametrize("spec, says", [
-    ("12-3-1", "is not SIZE:INDEX:NEED"), ("12:99:1", "no ending #99 of 12 cards"),
-    ("7:0:1", "no ending #0 of 7 cards"), ("12:0:0", "at least 1 point"),
-])
+@pytest.mark.parametrize(
+    "spec, says",
+    [
+        ("12-3-1", "is not SIZE:INDEX:NEED"),
+        ("12:99:1", "no ending #99 of 12 cards"),
+        ("7:0:1", "no ending #0 of 7 cards"),
+        ("12:0:0", "at least 1 point"),
+    ],
+)
 def test_proof_shape_rejects_a_bad_test_in_one_line(capsys, spec, says):
     with pytest.raises(SystemExit) as exit:
         proof_shape.main([spec])
@@ -53,6 +58,7 @@ def test_proof_shape_rejects_a_bad_test_in_one_line(capsys, spec, says):
 
 # ----- research/ordering_ceiling.py: what perfect ordering would save ---------------------
 
+
 def test_ordering_drivers_answer_as_the_reference_and_perfect_order_visits_fewer():
     visited = {"outcome": 0, "perfect": 0}
     for seed in range(10):
@@ -60,8 +66,10 @@ def test_ordering_drivers_answer_as_the_reference_and_perfect_order_visits_fewer
         value = solve(position, seats=(0,), card_values=False, line=False).guaranteed[0]
         for need in range(max(value, 1), value + 2):
             # boundary -1: the drivers play every trick themselves, the search takes nothing
-            outcome, perfect = (ordering_ceiling.Driver(ordering_ceiling.new_search(4), -1, oracle)
-                                for oracle in (None, ordering_ceiling.new_search(4)))
+            outcome, perfect = (
+                ordering_ceiling.Driver(ordering_ceiling.new_search(4), -1, oracle)
+                for oracle in (None, ordering_ceiling.new_search(4))
+            )
             assert outcome.holds(position, need) == perfect.holds(position, need) == (need <= value)
             assert outcome.search.nodes == perfect.search.nodes == 0
             # the perfect order visits only the deciding card the outcome order reaches first
