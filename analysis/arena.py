@@ -174,28 +174,37 @@ def duplicate(
     options: dict | None = None,
     progress: Callable[[int, int], None] | None = None,
     players: Sequence | None = None,
+    seatings: Sequence[tuple[int, int, int]] = SEATINGS,
+    deal_seeds: Sequence[int] | None = None,
 ) -> DuplicateResult:
     """Play ``deals`` deals, each once per rotation of the three ``bots`` (names:
     random, greedy, pimc, pimc-points; ``options`` go to the pimc bots). ``players``: three players
     of your own instead, ``bots`` then only their labels (to compare variants
-    of one bot). ``progress(done, total)`` is called after each hand. Ctrl-C
-    raises ``Interrupted`` holding the result of the deals played in every
-    seating by then."""
+    of one bot). ``seatings``: other seatings than the three rotations (seat s
+    holds bot ``seating[s]``). ``deal_seeds``: deal i is drawn from seed
+    ``deal_seeds[i]`` as a one-deal run with that ``seed`` draws its deal, so
+    that fixed sets of deals can be replayed one by one (``deals`` is then
+    their number). ``progress(done, total)`` is called after each hand.
+    Ctrl-C raises ``Interrupted`` holding the result of the deals played in
+    every seating by then."""
     players = _players(bots, options, players)
+    if deal_seeds is not None:
+        deals = len(deal_seeds)
     _check_count(deals, "deals")
     seed = random.randrange(2**32) if seed is None else checks.seed(seed)
     master = random.Random(seed)
     per_deal = [[] for _ in bots]
     start = time.perf_counter()
-    total = deals * 3
+    total = deals * len(seatings)
     done = 0
     interrupted = False
     try:
-        for _ in range(deals):
-            deal_seed = master.getrandbits(64)
-            dealer = master.randrange(3)
+        for i in range(deals):
+            source = master if deal_seeds is None else random.Random(deal_seeds[i])
+            deal_seed = source.getrandbits(64)
+            dealer = source.randrange(3)
             points = [0.0] * 3
-            for seating in SEATINGS:
+            for seating in seatings:
                 result = Hand([players[b] for b in seating], dealer, seed=deal_seed).play()
                 for seat, b in enumerate(seating):
                     points[b] += result.points[seat]
@@ -203,20 +212,25 @@ def duplicate(
                 if progress is not None:
                     progress(done, total)
             for b in range(3):
-                per_deal[b].append(points[b] / 3)
+                per_deal[b].append(points[b] / len(seatings))
     except KeyboardInterrupt:
         interrupted = True
         (per_deal,) = _finished(per_deal)
     played = len(per_deal[0])
     scores = [
-        BotScore(name, *mean_and_half_width(per_deal[b]), played * 3, players[b].seconds_per_move)
+        BotScore(
+            name,
+            *mean_and_half_width(per_deal[b]),
+            played * len(seatings),
+            players[b].seconds_per_move,
+        )
         for b, name in enumerate(bots)
     ]
     outcome = DuplicateResult(
         list(bots),
         scores,
         played,
-        played * 3,
+        played * len(seatings),
         seed,
         time.perf_counter() - start,
         per_deal,

@@ -1,0 +1,290 @@
+"""Strength against a pool: the candidate in duplicate hands against every member.
+
+``python -m benchmarks.gauntlet`` plays the candidate (today's hint as a bot,
+at ``--samples`` deals and ``--time-limit`` seconds a decision) against each
+member of ``benchmarks.pool.POOL`` in two line-ups: the candidate beside two
+copies of the member, and two copies of the candidate beside one member.
+Each deal is played in every seating of the line-up: all six where three
+different bots sit, the three rotations where two are copies (those are all
+the seatings then). The deals come from the frozen sets of
+``gauntlet_seeds.json``: ``report`` by default, ``tune`` only with
+``--tune`` (whose results never go to the report's file), so that what is
+tuned on is never what is reported.
+
+A line-up's score is the candidate's points a hand minus the fair share of
+4 (12 Coins, three seats), each deal's the mean over its seatings (paired by
+deal: the luck of the cards is the same for every bot), with a 95% interval
+over deals; then the mean over the pool (per deal, over the line-ups) and
+the worst line-up. The exploitability probe plays a ``BestResponder`` built
+against a bot beside two copies of it: how far above 4 it scores.
+
+Results: ``results/gauntlet.json``, a plot beside it, and a table on the
+terminal; ``--quick`` (one deal, a small budget, the probe against greedy)
+writes ``results/gauntlet_quick.json.tmp`` and its plot, in about a minute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from analysis.arena import SEATINGS, duplicate, mean_and_half_width
+from analysis.bots import PimcBot
+from solver.compiled import ensure_compiled
+
+from . import pool as gauntlet_pool
+from . import solver as paranoid
+from .incumbent import INCUMBENT_COMMIT
+from .pool import BestResponder, HintBudget
+
+HERE = Path(__file__).resolve().parent
+SEEDS = HERE / "gauntlet_seeds.json"
+RESULTS = HERE / "results" / "gauntlet.json"
+FAIR_SHARE = 4.0  # 12 Coins a hand, three seats
+CANDIDATE = "candidate"
+RESPONDER = "responder"
+DEFAULT_BUDGET = HintBudget(200, 0.1)
+QUICK_BUDGET = HintBudget(20, 0.02)
+# The probe's responder: deals a decision, and the tricks its model plays (None: all;
+# the incumbent answers in a tenth of a second, so it plays the current trick only).
+PROBE_SAMPLES = 6
+PROBE_MODEL_TRICKS = {"incumbent": 0}
+DEFAULT_PROBE = ("greedy", "incumbent")
+QUICK = {"deals": 1, "probe": ("greedy",)}
+
+
+def seatings(lineup: Sequence[str]) -> tuple[tuple[int, int, int], ...]:
+    """Every distinct seating of the line-up (seat s holds bot ``seating[s]``): all
+    six orders of three different bots; with copies, the rotations that differ."""
+    if len(set(lineup)) == 3:
+        return tuple(itertools.permutations(range(3)))
+    distinct = {}
+    for seating in SEATINGS:
+        distinct.setdefault(tuple(lineup[b] for b in seating), seating)
+    return tuple(distinct.values())
+
+
+def deal_seeds(which: str, path: Path = SEEDS) -> list[int]:
+    """The frozen deal seeds of set ``which`` (``tune`` or ``report``)."""
+    return json.loads(path.read_text())[which]
+
+
+@dataclass
+class Score:
+    """A mean with its 95% interval over deals (normal approximation)."""
+
+    mean: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Score:
+        mean, half = mean_and_half_width(values)
+        return cls(mean, mean - half, mean + half)
+
+    def to_json(self) -> dict:
+        """The mean and its interval (None from a single deal, which has none)."""
+        ci = None if math.isnan(self.low) else [round(self.low, 4), round(self.high, 4)]
+        return {"mean": round(self.mean, 4), "ci95": ci}
+
+
+def excess_by_deal(result, names: Sequence[str], bot: str) -> list[float]:
+    """Each deal's points a hand of ``bot`` (its copies averaged) minus the fair share."""
+    copies = [b for b, name in enumerate(names) if name == bot]
+    return [
+        sum(result.per_deal[b][deal] for b in copies) / len(copies) - FAIR_SHARE
+        for deal in range(result.deals)
+    ]
+
+
+def play_lineup(names: Sequence[str], players: Sequence, seeds: Sequence[int], bot: str) -> dict:
+    """The line-up ``names`` (its ``players``) on the deals of ``seeds``, every
+    seating; ``bot``'s excess over the fair share, deal by deal and in all."""
+    start = time.perf_counter()
+    result = duplicate(
+        list(names), len(seeds), players=players, seatings=seatings(names), deal_seeds=seeds
+    )
+    excess = excess_by_deal(result, names, bot)
+    return {
+        "lineup": list(names),
+        "seatings": len(seatings(names)),
+        "hands": result.hands,
+        "seconds": round(time.perf_counter() - start, 1),
+        "seconds_per_move": {s.name: round(s.seconds_per_move, 4) for s in result.scores},
+        "excess": Score.of(excess).to_json(),
+        "excess_by_deal": [round(x, 4) for x in excess],
+    }
+
+
+def run(
+    seeds: Sequence[int],
+    budget: HintBudget,
+    member_names: list[str] | None,
+    probe: Sequence[str],
+    log=print,
+) -> dict:
+    """The gauntlet and the probe on ``seeds``; the report as a dict."""
+    members = gauntlet_pool.members(member_names)
+    left_out = [m.name for m in gauntlet_pool.POOL if m not in members and m.requires]
+    ensure_compiled()
+    lineups = []
+    for member in members:
+        for names in (
+            (CANDIDATE, member.name, member.name),
+            (CANDIDATE, CANDIDATE, member.name),
+        ):
+            players = [
+                PimcBot(budget.samples, budget.time_limit)
+                if name == CANDIDATE
+                else member.make(budget)
+                for name in names
+            ]
+            row = play_lineup(names, players, seeds, CANDIDATE)
+            lineups.append(row)
+            log(f"{' '.join(names)}: {_text(row['excess'])} ({row['seconds']:.0f} s)")
+    by_deal = [sum(deal) / len(deal) for deal in zip(*(row["excess_by_deal"] for row in lineups))]
+    worst = min(lineups, key=lambda row: row["excess"]["mean"])
+    probes = []
+    for target in gauntlet_pool.members(list(probe)):
+        model = target.make(budget)
+        responder = BestResponder(model, PROBE_SAMPLES, PROBE_MODEL_TRICKS.get(target.name))
+        players = [responder, target.make(budget), target.make(budget)]
+        row = play_lineup((RESPONDER, target.name, target.name), players, seeds, RESPONDER)
+        row["model_tricks"] = PROBE_MODEL_TRICKS.get(target.name)
+        probes.append(row)
+        log(f"probe, {' '.join(row['lineup'])}: {_text(row['excess'])} ({row['seconds']:.0f} s)")
+    return {
+        "machine": paranoid.machine(),
+        "deals": len(seeds),
+        "deal_seeds": list(seeds),
+        "fair_share": FAIR_SHARE,
+        "candidate": {"bot": "hint() of the working tree, as PimcBot"} | budget.to_json(),
+        "incumbent_commit": INCUMBENT_COMMIT,
+        "pool": [{"name": m.name, "about": m.about} for m in members],
+        "left_out": left_out,
+        "lineups": lineups,
+        "pool_mean": Score.of(by_deal).to_json(),
+        "worst": {"lineup": worst["lineup"], **worst["excess"]},
+        "probe": {
+            "responder": f"BestResponder: {PROBE_SAMPLES} deals a decision, the other seats "
+            "playing the bot's policy in the playouts (model_tricks: the current trick and "
+            "that many more, greedy after; null: to the end), its own later cards greedy",
+            "samples": PROBE_SAMPLES,
+            "lineups": probes,
+        },
+    }
+
+
+def _text(score: dict) -> str:
+    if score["ci95"] is None:
+        return f"{score['mean']:+.2f} (no interval from one deal)"
+    low, high = score["ci95"]
+    return f"{score['mean']:+.2f} ({low:+.2f} to {high:+.2f})"
+
+
+def print_table(report: dict, console: Console) -> None:
+    table = Table(
+        title=f"Candidate's points a hand minus 4: {report['deals']} deals, every seating, "
+        f"hint at {report['candidate']['samples']} deals / {report['candidate']['time_limit']} s"
+    )
+    for heading in ("opponent", "candidate + 2 x opponent", "2 x candidate + opponent"):
+        table.add_column(heading)
+    rows = report["lineups"]
+    for single, double in zip(rows[::2], rows[1::2]):
+        table.add_row(single["lineup"][1], _text(single["excess"]), _text(double["excess"]))
+    console.print(table)
+    console.print(f"mean over the pool: {_text(report['pool_mean'])}")
+    worst = report["worst"]
+    console.print(f"worst line-up: {' '.join(worst['lineup'])}: {_text(worst)}")
+    for row in report["probe"]["lineups"]:
+        console.print(
+            f"probe: best responder beside two {row['lineup'][1]}: {_text(row['excess'])}"
+        )
+
+
+def plot(report: dict, path: Path) -> None:
+    """Each line-up's score with its interval, and the probe's, as horizontal bars."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [(" ".join(r["lineup"]), r["excess"]) for r in report["lineups"]]
+    rows += [(f"probe: {' '.join(r['lineup'])}", r["excess"]) for r in report["probe"]["lineups"]]
+    rows.append(("mean over the pool", report["pool_mean"]))
+    figure, axes = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.2))
+    for y, (_, score) in enumerate(reversed(rows)):
+        low, high = score["ci95"] or (score["mean"], score["mean"])
+        axes.errorbar(
+            score["mean"], y, xerr=[[score["mean"] - low], [high - score["mean"]]], fmt="o"
+        )
+    axes.set_yticks(range(len(rows)), [label for label, _ in reversed(rows)], fontsize=8)
+    axes.axvline(0, color="grey", linewidth=0.8)
+    axes.set_xlabel("points a hand minus the fair share of 4 (95% interval over deals)")
+    axes.set_title(f"Gauntlet, {report['deals']} deals, commit {report['machine']['commit']}")
+    figure.tight_layout()
+    figure.savefig(path, format="png", dpi=110)
+    plt.close(figure)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.gauntlet",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--deals", type=int, help="the first N deals of the set (default all)")
+    parser.add_argument("--samples", type=int, help="the candidate's and incumbent's deals")
+    parser.add_argument("--time-limit", type=float, help="their seconds a decision")
+    parser.add_argument("--members", help="comma-separated pool members (default all)")
+    parser.add_argument("--probe", help="comma-separated bots to probe (default greedy,incumbent)")
+    parser.add_argument("--tune", action="store_true", help="play the tune set, not the report set")
+    parser.add_argument("--quick", action="store_true", help="one deal, a small budget")
+    parser.add_argument("--output", type=Path)
+    args = parser.parse_args(argv)
+    if args.tune and args.output is not None and args.output.resolve() == RESULTS.resolve():
+        parser.error("results of the tune set never go to the report's file")
+    budget = QUICK_BUDGET if args.quick else DEFAULT_BUDGET
+    budget = HintBudget(args.samples or budget.samples, args.time_limit or budget.time_limit)
+    seeds = deal_seeds("tune" if args.tune else "report")
+    deals = args.deals or (QUICK["deals"] if args.quick else len(seeds))
+    probe = (
+        args.probe.split(",")
+        if args.probe
+        else list(QUICK["probe"] if args.quick else DEFAULT_PROBE)
+    )
+    if args.output is None:
+        args.output = RESULTS
+        if args.quick:
+            args.output = paranoid.quick_path(RESULTS)
+        if args.tune:
+            args.output = RESULTS.with_name("gauntlet_tune.json.tmp")
+    console = Console()
+    member_names = args.members.split(",") if args.members else None
+    try:
+        gauntlet_pool.members(member_names)
+        gauntlet_pool.members(probe)
+    except ValueError as error:
+        parser.error(str(error))
+    report = run(seeds[:deals], budget, member_names, probe, log=console.print)
+    report["deal_set"] = "tune" if args.tune else "report"
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(report, indent=1) + "\n")
+    picture = args.output.with_name(args.output.name.replace(".json", ".png"))
+    plot(report, picture)
+    print_table(report, console)
+    console.print(f"saved {args.output} and {picture}")
+    return report
+
+
+if __name__ == "__main__":
+    main()
