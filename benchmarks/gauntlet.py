@@ -130,9 +130,11 @@ def run(
     budget: HintBudget,
     member_names: list[str] | None,
     probe: Sequence[str],
+    probe_deals: int,
     log=print,
 ) -> dict:
-    """The gauntlet and the probe on ``seeds``; the report as a dict."""
+    """The gauntlet on ``seeds`` and the probe on the first ``probe_deals`` of
+    them; the report as a dict."""
     members = gauntlet_pool.members(member_names)
     left_out = [m.name for m in gauntlet_pool.POOL if m not in members and m.requires]
     ensure_compiled()
@@ -158,7 +160,8 @@ def run(
         model = target.make(budget)
         responder = BestResponder(model, PROBE_SAMPLES, PROBE_MODEL_TRICKS.get(target.name))
         players = [responder, target.make(budget), target.make(budget)]
-        row = play_lineup((RESPONDER, target.name, target.name), players, seeds, RESPONDER)
+        names = (RESPONDER, target.name, target.name)
+        row = play_lineup(names, players, seeds[:probe_deals], RESPONDER)
         row["model_tricks"] = PROBE_MODEL_TRICKS.get(target.name)
         probes.append(row)
         log(f"probe, {' '.join(row['lineup'])}: {_text(row['excess'])} ({row['seconds']:.0f} s)")
@@ -179,6 +182,7 @@ def run(
             "playing the bot's policy in the playouts (model_tricks: the current trick and "
             "that many more, greedy after; null: to the end), its own later cards greedy",
             "samples": PROBE_SAMPLES,
+            "deals": min(probe_deals, len(seeds)),
             "lineups": probes,
         },
     }
@@ -207,7 +211,8 @@ def print_table(report: dict, console: Console) -> None:
     console.print(f"worst line-up: {' '.join(worst['lineup'])}: {_text(worst)}")
     for row in report["probe"]["lineups"]:
         console.print(
-            f"probe: best responder beside two {row['lineup'][1]}: {_text(row['excess'])}"
+            f"probe ({report['probe']['deals']} deals): best responder beside two "
+            f"{row['lineup'][1]}: {_text(row['excess'])}"
         )
 
 
@@ -247,6 +252,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--time-limit", type=float, help="their seconds a decision")
     parser.add_argument("--members", help="comma-separated pool members (default all)")
     parser.add_argument("--probe", help="comma-separated bots to probe (default greedy,incumbent)")
+    parser.add_argument("--probe-deals", type=int, help="the probe's deals (default: all)")
     parser.add_argument("--tune", action="store_true", help="play the tune set, not the report set")
     parser.add_argument("--quick", action="store_true", help="one deal, a small budget")
     parser.add_argument("--output", type=Path)
@@ -275,7 +281,8 @@ def main(argv: list[str] | None = None) -> dict:
         gauntlet_pool.members(probe)
     except ValueError as error:
         parser.error(str(error))
-    report = run(seeds[:deals], budget, member_names, probe, log=console.print)
+    probe_deals = args.probe_deals or deals
+    report = run(seeds[:deals], budget, member_names, probe, probe_deals, log=console.print)
     report["deal_set"] = "tune" if args.tune else "report"
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
