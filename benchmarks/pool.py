@@ -165,6 +165,13 @@ class Member:
 PIMC_SMALL = HintBudget(10, 0.0)  # no time limit: a pimc whose play depends on the seeds only
 ESTIMATE_BOT = HintBudget(10, 0.0)
 OMNISCIENT_TIME_LIMIT = 0.1
+ISMCTS_SIMULATIONS = 25
+
+
+def _ismcts(budget: HintBudget):
+    from coins.openspiel_game import IsmctsBot
+
+    return IsmctsBot(ISMCTS_SIMULATIONS)
 
 
 @cache
@@ -207,6 +214,12 @@ POOL = (
         "incumbent",
         "the hint of the fixed commit, in its own environment, at the candidate's budget",
         _incumbent,
+    ),
+    Member(
+        "ismcts",
+        f"OpenSpiel's ISMCTS, {ISMCTS_SIMULATIONS} simulations a decision, random rollouts",
+        _ismcts,
+        requires="pyspiel",
     ),
 )
 
