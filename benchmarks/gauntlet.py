@@ -131,6 +131,7 @@ def run(
     member_names: list[str] | None,
     probe: Sequence[str],
     probe_deals: int,
+    probe_samples: int = PROBE_SAMPLES,
     log=print,
 ) -> dict:
     """The gauntlet on ``seeds`` and the probe on the first ``probe_deals`` of
@@ -158,7 +159,7 @@ def run(
     probes = []
     for target in gauntlet_pool.members(list(probe)):
         model = target.make(budget)
-        responder = BestResponder(model, PROBE_SAMPLES, PROBE_MODEL_TRICKS.get(target.name))
+        responder = BestResponder(model, probe_samples, PROBE_MODEL_TRICKS.get(target.name))
         players = [responder, target.make(budget), target.make(budget)]
         names = (RESPONDER, target.name, target.name)
         row = play_lineup(names, players, seeds[:probe_deals], RESPONDER)
@@ -178,10 +179,10 @@ def run(
         "pool_mean": Score.of(by_deal).to_json(),
         "worst": {"lineup": worst["lineup"], **worst["excess"]},
         "probe": {
-            "responder": f"BestResponder: {PROBE_SAMPLES} deals a decision, the other seats "
+            "responder": f"BestResponder: {probe_samples} deals a decision, the other seats "
             "playing the bot's policy in the playouts (model_tricks: the current trick and "
             "that many more, greedy after; null: to the end), its own later cards greedy",
-            "samples": PROBE_SAMPLES,
+            "samples": probe_samples,
             "deals": min(probe_deals, len(seeds)),
             "lineups": probes,
         },
@@ -253,6 +254,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--members", help="comma-separated pool members (default all)")
     parser.add_argument("--probe", help="comma-separated bots to probe (default greedy,incumbent)")
     parser.add_argument("--probe-deals", type=int, help="the probe's deals (default: all)")
+    parser.add_argument(
+        "--probe-samples", type=int, default=PROBE_SAMPLES, help="the responder's deals a decision"
+    )
     parser.add_argument("--tune", action="store_true", help="play the tune set, not the report set")
     parser.add_argument("--quick", action="store_true", help="one deal, a small budget")
     parser.add_argument("--output", type=Path)
@@ -282,7 +286,9 @@ def main(argv: list[str] | None = None) -> dict:
     except ValueError as error:
         parser.error(str(error))
     probe_deals = args.probe_deals or deals
-    report = run(seeds[:deals], budget, member_names, probe, probe_deals, log=console.print)
+    report = run(
+        seeds[:deals], budget, member_names, probe, probe_deals, args.probe_samples, console.print
+    )
     report["deal_set"] = "tune" if args.tune else "report"
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")

@@ -138,8 +138,9 @@ def test_incumbent_protocol_round_trip():
 def test_a_tiny_gauntlet(tmp_path):
     output = tmp_path / "gauntlet.json"
     report = gauntlet.main(
-        ["--members", "random,greedy", "--probe", "greedy", "--deals", "2"]
-        + ["--samples", "4", "--time-limit", "0.01", "--output", str(output)]
+        ["--members", "random,greedy", "--probe", "greedy", "--deals", "1"]
+        + ["--samples", "1", "--time-limit", "0.01", "--probe-samples", "1"]
+        + ["--output", str(output)]
     )
     assert json.loads(output.read_text()) == report
     assert (tmp_path / "gauntlet.png").exists()
@@ -149,9 +150,10 @@ def test_a_tiny_gauntlet(tmp_path):
         ["candidate", "greedy", "greedy"],
         ["candidate", "candidate", "greedy"],
     ]
-    assert all(row["hands"] == 2 * 3 for row in report["lineups"])
-    by_deal = [sum(d) / 4 for d in zip(*(row["excess_by_deal"] for row in report["lineups"]))]
-    assert report["pool_mean"]["mean"] == pytest.approx(sum(by_deal) / 2, abs=1e-3)
+    assert all(row["hands"] == 3 for row in report["lineups"])
+    excess = [row["excess_by_deal"][0] for row in report["lineups"]]
+    assert report["pool_mean"]["mean"] == pytest.approx(sum(excess) / 4, abs=1e-3)
     worst = min(report["lineups"], key=lambda row: row["excess"]["mean"])
     assert report["worst"]["lineup"] == worst["lineup"]
-    assert report["probe"]["lineups"][0]["lineup"] == ["responder", "greedy", "greedy"]
+    probe = report["probe"]["lineups"][0]
+    assert probe["lineup"] == ["responder", "greedy", "greedy"] and probe["hands"] == 3
