@@ -84,7 +84,11 @@ def test_frozen_seeds_replay_the_deals_of_a_one_deal_run():
     assert frozen.per_deal == one.per_deal
 
 
-def test_the_tune_set_never_reports_into_the_results():
+def test_the_tune_set_never_reports_into_the_results(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("the tune set was played into the report's file")
+
+    monkeypatch.setattr(gauntlet, "run", refuse)
     with pytest.raises(SystemExit):
         gauntlet.main(["--tune", "--output", str(gauntlet.RESULTS)])
 
