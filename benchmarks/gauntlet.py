@@ -137,7 +137,11 @@ def run(
     """The gauntlet on ``seeds`` and the probe on the first ``probe_deals`` of
     them; the report as a dict."""
     members = gauntlet_pool.members(member_names)
-    left_out = [m.name for m in gauntlet_pool.POOL if m not in members and m.requires]
+    left_out = [
+        f"{m.name} (needs {m.requires})"
+        for m in gauntlet_pool.POOL
+        if not m.available and (member_names is None or m.name in member_names)
+    ]
     ensure_compiled()
     lineups = []
     for member in members:
@@ -210,6 +214,8 @@ def print_table(report: dict, console: Console) -> None:
     console.print(f"mean over the pool: {_text(report['pool_mean'])}")
     worst = report["worst"]
     console.print(f"worst line-up: {' '.join(worst['lineup'])}: {_text(worst)}")
+    if report["left_out"]:
+        console.print(f"left out of the pool: {', '.join(report['left_out'])}")
     for row in report["probe"]["lineups"]:
         console.print(
             f"probe ({report['probe']['deals']} deals): best responder beside two "
