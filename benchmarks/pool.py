@@ -165,13 +165,13 @@ class Member:
 PIMC_SMALL = HintBudget(10, 0.0)  # no time limit: a pimc whose play depends on the seeds only
 ESTIMATE_BOT = HintBudget(10, 0.0)
 OMNISCIENT_TIME_LIMIT = 0.1
-ISMCTS_SIMULATIONS = 25
+ISMCTS_SHARE = 8  # ISMCTS simulations a decision: the hint's deals over this (25 of 200)
 
 
 def _ismcts(budget: HintBudget):
     from coins.openspiel_game import IsmctsBot
 
-    return IsmctsBot(ISMCTS_SIMULATIONS)
+    return IsmctsBot(max(5, budget.samples // ISMCTS_SHARE))
 
 
 @cache
@@ -217,7 +217,8 @@ POOL = (
     ),
     Member(
         "ismcts",
-        f"OpenSpiel's ISMCTS, {ISMCTS_SIMULATIONS} simulations a decision, random rollouts",
+        f"OpenSpiel's ISMCTS, random rollouts, 1/{ISMCTS_SHARE} of the hint's deals as "
+        "simulations a decision (at least 5)",
         _ismcts,
         requires="pyspiel",
     ),
