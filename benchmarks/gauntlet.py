@@ -258,7 +258,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--samples", type=int, help="the candidate's and incumbent's deals")
     parser.add_argument("--time-limit", type=float, help="their seconds a decision")
     parser.add_argument("--members", help="comma-separated pool members (default all)")
-    parser.add_argument("--probe", help="comma-separated bots to probe (default greedy,incumbent)")
+    parser.add_argument(
+        "--probe", help="comma-separated bots to probe (default greedy,incumbent; '' for none)"
+    )
     parser.add_argument("--probe-deals", type=int, help="the probe's deals (default: all)")
     parser.add_argument(
         "--probe-samples", type=int, default=PROBE_SAMPLES, help="the responder's deals a decision"
@@ -274,8 +276,8 @@ def main(argv: list[str] | None = None) -> dict:
     seeds = deal_seeds("tune" if args.tune else "report")
     deals = args.deals or (QUICK["deals"] if args.quick else len(seeds))
     probe = (
-        args.probe.split(",")
-        if args.probe
+        [name for name in args.probe.split(",") if name]
+        if args.probe is not None
         else list(QUICK["probe"] if args.quick else DEFAULT_PROBE)
     )
     if args.output is None:
