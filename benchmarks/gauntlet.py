@@ -1,7 +1,8 @@
 """Strength against a pool: the candidate in duplicate hands against every member.
 
 ``python -m benchmarks.gauntlet`` plays the candidate (today's hint as a bot,
-at ``--samples`` deals and ``--time-limit`` seconds a decision) against each
+at ``--samples`` deals and ``--time-limit`` seconds a decision, or with
+``--candidate NAME`` a member of the pool) against each
 member of ``benchmarks.pool.POOL`` in two line-ups: the candidate beside two
 copies of the member, and two copies of the candidate beside one member.
 Each deal is played in every seating of the line-up: all six where three
@@ -52,6 +53,7 @@ RESULTS = HERE / "results" / "gauntlet.json"
 FAIR_SHARE = 4.0  # 12 Coins a hand, three seats
 CANDIDATE = "candidate"
 RESPONDER = "responder"
+HINT = "hint"  # the default candidate: hint() of the working tree, as PimcBot
 DEFAULT_BUDGET = HintBudget(200, 0.1)
 QUICK_BUDGET = HintBudget(20, 0.02)
 # The probe's responder: deals a decision, and the tricks its model plays (None: all;
@@ -71,6 +73,13 @@ def seatings(lineup: Sequence[str]) -> tuple[tuple[int, int, int], ...]:
     for seating in SEATINGS:
         distinct.setdefault(tuple(lineup[b] for b in seating), seating)
     return tuple(distinct.values())
+
+
+def make_candidate(name: str, budget: HintBudget):
+    """The candidate: ``hint()`` of the working tree as a bot, or a pool member."""
+    if name == HINT:
+        return PimcBot(budget.samples, budget.time_limit)
+    return gauntlet_pool.members([name])[0].make(budget)
 
 
 def deal_seeds(which: str, path: Path = SEEDS) -> list[int]:
@@ -133,9 +142,11 @@ def run(
     probe_deals: int,
     probe_samples: int = PROBE_SAMPLES,
     log=print,
+    candidate: str = HINT,
 ) -> dict:
     """The gauntlet on ``seeds`` and the probe on the first ``probe_deals`` of
-    them; the report as a dict."""
+    them; the report as a dict. ``candidate``: the hint of the working tree,
+    or a pool member's name."""
     members = gauntlet_pool.members(member_names)
     left_out = [
         f"{m.name} (needs {m.requires})"
@@ -150,9 +161,7 @@ def run(
             (CANDIDATE, CANDIDATE, member.name),
         ):
             players = [
-                PimcBot(budget.samples, budget.time_limit)
-                if name == CANDIDATE
-                else member.make(budget)
+                make_candidate(candidate, budget) if name == CANDIDATE else member.make(budget)
                 for name in names
             ]
             row = play_lineup(names, players, seeds, CANDIDATE)
@@ -175,7 +184,7 @@ def run(
         "deals": len(seeds),
         "deal_seeds": list(seeds),
         "fair_share": FAIR_SHARE,
-        "candidate": {"bot": "hint() of the working tree, as PimcBot"} | budget.to_json(),
+        "candidate": {"bot": candidate} | budget.to_json(),
         "incumbent_commit": INCUMBENT_COMMIT,
         "pool": [{"name": m.name, "about": m.about} for m in members],
         "left_out": left_out,
@@ -202,8 +211,9 @@ def _text(score: dict) -> str:
 
 def print_table(report: dict, console: Console) -> None:
     table = Table(
-        title=f"Candidate's points a hand minus 4: {report['deals']} deals, every seating, "
-        f"hint at {report['candidate']['samples']} deals / {report['candidate']['time_limit']} s"
+        title=f"The candidate's ({report['candidate']['bot']}) points a hand minus 4: "
+        f"{report['deals']} deals, every seating; hint budget {report['candidate']['samples']} "
+        f"deals / {report['candidate']['time_limit']} s"
     )
     for heading in ("opponent", "candidate + 2 x opponent", "2 x candidate + opponent"):
         table.add_column(heading)
@@ -254,6 +264,9 @@ def main(argv: list[str] | None = None) -> dict:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument(
+        "--candidate", default=HINT, help="hint (the working tree's, default) or a pool member"
+    )
     parser.add_argument("--deals", type=int, help="the first N deals of the set (default all)")
     parser.add_argument("--samples", type=int, help="the candidate's and incumbent's deals")
     parser.add_argument("--time-limit", type=float, help="their seconds a decision")
@@ -291,11 +304,20 @@ def main(argv: list[str] | None = None) -> dict:
     try:
         gauntlet_pool.members(member_names)
         gauntlet_pool.members(probe)
+        if args.candidate != HINT and not gauntlet_pool.members([args.candidate]):
+            parser.error(f"the candidate {args.candidate} needs a package not installed")
     except ValueError as error:
         parser.error(str(error))
     probe_deals = args.probe_deals or deals
     report = run(
-        seeds[:deals], budget, member_names, probe, probe_deals, args.probe_samples, console.print
+        seeds[:deals],
+        budget,
+        member_names,
+        probe,
+        probe_deals,
+        args.probe_samples,
+        console.print,
+        args.candidate,
     )
     report["deal_set"] = "tune" if args.tune else "report"
     args.output.parent.mkdir(parents=True, exist_ok=True)
