@@ -6,8 +6,8 @@ commit (``git archive``) into a temporary directory and installs it into a
 virtual environment of its own under ``.gauntlet/`` (git ignores it), once;
 ``IncumbentBot`` starts ``incumbent_server.py`` with that environment's Python
 and keeps it running, sending each view as a line of RULES.md notation and
-reading back the card. Later changes to the working tree change neither the
-installed code nor the protocol's two ends' shared language: the notation.
+reading back the card. Later changes to the working tree do not reach the
+installed code: the two sides share only the notation.
 """
 
 from __future__ import annotations
