@@ -98,9 +98,9 @@ class ValueNet:
                 )
 
     @property
-    def arrays(self) -> tuple:
+    def kernel_net(self) -> k.Net:
         """What the kernels take: the weights, ``split`` and ``small``."""
-        return self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.split, self.small
+        return k.Net(self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.split, self.small)
 
     def value(self, position: Position) -> tuple[float, float, float]:
         """The network's points for seats 0, 1, 2 from a trick boundary (no card on
@@ -111,7 +111,7 @@ class ValueNet:
         k._leaf_value(
             np.array(position.hands, dtype=np.int64),
             position.leader,
-            *self.arrays,
+            self.kernel_net,
             np.empty(k.VALUE_FEATURES),
             out,
         )
@@ -176,7 +176,8 @@ def search_card_results(
         representatives = np.array([r for r in representatives if r in wanted], dtype=np.int64)
         count = len(representatives)
     threads = max(1, min(threads, count))
-    stats = np.zeros((threads, 2), dtype=np.int64)
+    stats = np.zeros((threads, k.LIMITED_STATS), dtype=np.int64)
+    paths = [k.new_limited_path() for _ in range(threads)]
     shares = [np.ascontiguousarray(representatives[t::threads]) for t in range(threads)]
     parts = [np.zeros((len(share), 3)) for share in shares]
 
@@ -186,20 +187,21 @@ def search_card_results(
             tricks,
             shares[t],
             len(shares[t]),
-            *net.arrays,
+            net.kernel_net,
             softness,
+            *paths[t],
             budget,
             stop,
             parts[t],
             stats[t],
         )
-        if found == k.ESTIMATE_ABORTED:
+        if found == k.ABORTED:
             stop[0] = 1  # the others' results would be of no use
         return found
 
     answers = run_searches(search, threads, max_nodes, deadline)
-    nodes = int(stats[:, 0].sum())
-    if k.ESTIMATE_ABORTED in answers:
+    nodes = int(stats[:, k.STAT_NODES].sum())
+    if k.ABORTED in answers:
         raise BudgetExhausted
     by_representative = {}
     for share, part in zip(shares, parts):

@@ -101,7 +101,7 @@ def preferred(card_chances: dict[Card, list[float]], mover: int) -> Card:
     ``CHANCE_DECIMALS`` decimals), then the first in index order."""
     best = None
     for card in card_chances:
-        if best is None or k._chance_prefers(
+        if best is None or k.prefers_chances(
             mover, *card_chances[card], card, *card_chances[best], best
         ):
             best = card
@@ -135,7 +135,7 @@ def card_chances(
     if position.is_terminal:
         raise CoinsError("the hand is over: there is no card to value")
     if tricks is not None:
-        tricks = checks.whole_number(tricks, "tricks", 1, k.MATCH_TO_THE_END - 1)
+        tricks = checks.whole_number(tricks, "tricks", 1, k.TO_THE_END - 1)
     max_nodes = checks.node_limit(max_nodes)
     next_hands = next_hands or default_table()
     net = net or default_net()
@@ -146,9 +146,9 @@ def card_chances(
     live = position.hands[0] | position.hands[1] | position.hands[2] | position.trick_mask
     roots = np.empty(16, dtype=np.int64)
     count = k.move_representatives(hand, live, roots)
-    depth = k.MATCH_TO_THE_END if tricks is None else tricks
+    depth = k.TO_THE_END if tricks is None else tricks
     results = np.zeros((count, 3))
-    stats = np.zeros(4, dtype=np.int64)
+    stats = np.zeros(k.LIMITED_STATS, dtype=np.int64)
     word = _table_word(next_hands, net)
     bits = table_bits(min(position.cards_per_hand, depth + 3))
 
@@ -156,15 +156,14 @@ def card_chances(
         keys, values = _thread_table(bits) if depth > 1 else _NO_TABLE
         return k.match_search(
             root,
-            needs,
             depth,
             roots,
             count,
+            needs,
             next_hands.chances,
-            *net.arrays,
-            keys,
-            values,
-            word,
+            net.kernel_net,
+            k.MatchTable(keys, values, word),
+            *k.new_limited_path(),
             budget,
             stop,
             results,
@@ -172,14 +171,14 @@ def card_chances(
         )
 
     (found,) = run_searches(search, 1, max_nodes, deadline)
-    if found == k.MATCH_ABORTED:
+    if found == k.ABORTED:
         raise BudgetExhausted
     by_root = {int(card): [float(v) for v in row] for card, row in zip(roots[:count], results)}
     chances = {
         card: list(by_root[int(k.representative_of(card, hand, live))])
         for card in position.legal_cards()
     }
-    return chances, int(stats[0])
+    return chances, int(stats[k.STAT_NODES])
 
 
 def solve_match(
