@@ -37,8 +37,9 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   constrained random endings (``coins study``).
 """
 
+from solver.equivalence import equivalent_runs as equivalent_cards
+
 from ._common import Interrupted, preferred_card
-from ._common import runs as equivalent_cards
 from .arena import duplicate, matches
 from .batch import BatchError, BatchOptions, BatchSummary, run_batch
 from .estimate import Estimate, estimate

@@ -14,7 +14,7 @@ How a card is valued in one deal (``evaluation``):
 
 - ``"playout"`` (default): exactly when the mover holds at most
   ``exact_cards`` cards (``mode`` decides: own max^n points or the
-  guaranteed value); before that, greedy play (``analysis.playout``) to
+  guaranteed value); before that, greedy play (``solver.playouts``) to
   ``horizon`` cards a hand, then exactly, averaged over ``rollouts``
   playouts.
 - ``"search"`` (``mode="maxn"`` only): exactly when small; before that the
@@ -62,6 +62,7 @@ from solver.compiled import ensure_compiled
 from solver.evaluator import search_card_results
 from solver.match import check_match
 from solver.maxn import solve_maxn
+from solver.playouts import play_until
 from solver.record import Record
 from solver.sampling import ViewSampler, resample_position
 from solver.threads import on_threads
@@ -69,7 +70,6 @@ from solver.winning import card_chances
 
 from ._common import Interrupted
 from .inference import DEFAULT_TREMBLE, deal_weights, hidden_plays
-from .playout import play_until
 
 MODES = ("maxn", "paranoid")
 SAMPLERS = ("uniform", "weighted")

@@ -23,11 +23,11 @@ from positions import random_ending
 from analysis.bots import greedy_bot
 from analysis.hint import Hint, aggregate, hint
 from analysis.inference import deal_weights, hidden_plays, log_likelihood
-from analysis.playout import greedy_card, play_until, playout
 from solver import CoinsError, Position, Record, solve
 from solver.cards import Card, parse_hand
 from solver.match import Hand, random_player
 from solver.maxn import solve_maxn
+from solver.playouts import greedy_card, play_until, playout
 from solver.rules import trick_winner
 from solver.sampling import ViewSampler
 
