@@ -39,14 +39,8 @@ from solver.cards import Card
 from solver.playouts import greedy_card
 from solver.sampling import sample_deal
 
-from .hint import (
-    DEFAULT_EVALUATION,
-    DEFAULT_HORIZON,
-    DEFAULT_ROLLOUTS,
-    DEFAULT_SAMPLER,
-    check_budget,
-    hint,
-)
+from .evaluators import DEFAULT_HORIZON, DEFAULT_ROLLOUTS
+from .hint import DEFAULT_EVALUATION, DEFAULT_SAMPLER, check_budget, hint
 
 PIMC_SAMPLES = 60
 PIMC_TIME_LIMIT = 0.25

@@ -38,7 +38,7 @@ from rich.console import Console
 from rich.table import Table
 
 from analysis.estimate import estimate
-from analysis.hint import _Evaluator
+from analysis.evaluators import PlayoutEvaluator
 from solver import Position
 from solver.cards import Card
 from solver.compiled import ensure_compiled
@@ -132,7 +132,7 @@ def judge(record: dict, card: Card) -> tuple[bool, float]:
 
 def playout_card(position: Position, rng: random.Random) -> Card:
     """The earlier evaluation's card: greedy playouts to 5 cards, then exact, x3."""
-    evaluate = _Evaluator("maxn", "playout", 6, 5, 3, 0.1)
+    evaluate = PlayoutEvaluator(exact_cards=6, horizon=5, rollouts=3, epsilon=0.1)
     values, _, _ = evaluate(position, None, rng)
     return min(values, key=lambda c: (-values[c], c))
 

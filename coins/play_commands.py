@@ -20,9 +20,9 @@ from rich.text import Text
 from analysis import Interrupted
 from analysis.arena import MAX_DEALS, DuplicateResult, MatchesResult, duplicate, interval, matches
 from analysis.bots import BOTS, PIMC_SAMPLES, PIMC_TIME_LIMIT
+from analysis.evaluators import DEFAULT_HORIZON
 from analysis.hint import (
     DEFAULT_EVALUATION,
-    DEFAULT_HORIZON,
     DEFAULT_SAMPLER,
     DEFAULT_SAMPLES,
     DEFAULT_TIME_LIMIT,
