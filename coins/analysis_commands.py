@@ -1,6 +1,6 @@
 """The ``analyze``, ``review`` and ``graph`` commands, and the rich rendering of their data.
 
-``coins.cli`` registers them with ``analysis_commands.register(add)``, where
+``coins.commands`` registers them with ``analysis_commands.register(add)``, where
 ``add(name, function)`` is its helper that makes a sub-parser from a
 command function's docstring. The work is done in ``analysis``; this module
 only parses arguments and prints.
@@ -133,7 +133,7 @@ def graph_command(args: argparse.Namespace) -> None:
 
 
 def register(add) -> None:
-    """Add the analysis commands through ``coins.cli``'s ``add(name, function)`` helper."""
+    """Add the analysis commands through ``coins.commands``' ``add(name, function)`` helper."""
 
     def position_argument(parser):
         parser.add_argument(

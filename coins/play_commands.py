@@ -1,6 +1,6 @@
 """The ``hint`` and ``match`` commands: hidden-hand play (analysis.hint, analysis.bots).
 
-``coins.cli`` registers them with ``play_commands.register(add)``, as it does
+``coins.commands`` registers them with ``play_commands.register(add)``, as it does
 ``analysis_commands``. The work is done in ``analysis``; this module only
 parses arguments and prints.
 """
@@ -324,7 +324,7 @@ TARGET = options.whole_number("the target", 1, MAX_TARGET)
 
 
 def register(add) -> None:
-    """Add the hint, match and play commands through ``coins.cli``'s ``add(name, function)``."""
+    """Add the hint, match and play commands through ``coins.commands``' ``add(name, function)``."""
     hint_parser = add("hint", hint_command)
     hint_parser.add_argument(
         "view",
