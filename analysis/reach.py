@@ -21,23 +21,31 @@ class ExactReach:
     never changed in place). Points are max^n points, guaranteed points the
     paranoid value, chances the chances of winning a match."""
 
-    # hint: every sampled deal is solved exactly only while that takes milliseconds,
-    # so that a second of hint still values a hundred deals or more
+    # -- hint: a deal is solved exactly while that takes milliseconds, so that a
+    # second of hint still values a hundred deals or more --
     hint_points: int = 6
-    hint_guaranteed: int = 8  # the paranoid search of one seat is the faster
-    hint_chances: int = 5  # a 5-card match-aware search takes milliseconds, 6 a tenth of a second
-    # estimate: the exact search is tried first up to this size (beyond it, it rarely
-    # finishes within seconds), with a share of the time
+    """A sampled deal's max^n points exactly up to here, the playouts or the network beyond."""
+    hint_guaranteed: int = 8
+    """The same for guaranteed points: the paranoid search of one seat is the faster."""
+    hint_chances: int = 5
+    """The same for chances: a 5-card match-aware search takes milliseconds, 6 a tenth of a second."""
+
+    # -- estimate: the exact search first, the deepening with the network after --
     estimate_points: int = 9
-    estimate_chances: int = 7  # the match-aware search is slower than max^n
-    # the share of its time limit the estimate's exact try takes at each size
-    # (all of it at sizes not listed): the deepening needs the rest when it fails
+    """Max^n tried exactly up to here: beyond, it rarely finishes within seconds."""
+    estimate_chances: int = 7
+    """Chances tried exactly up to here: the match-aware search is slower than max^n."""
     estimate_exact_share: Mapping[int, float] = field(
         default_factory=lambda: MappingProxyType({7: 0.8, 8: 0.5, 9: 0.4})
     )
-    analyze_points: int = 9  # analyze: both modes exactly up to here (the --exact-cards default)
-    # analyze and review: a decision's chances searched exactly within its share of the budget
+    """The exact try's share of the time at each size (all of it at others): the
+    deepening needs the rest when the exact search does not finish."""
+
+    # -- analyze and review: a decision is solved exactly within its share of the budget --
+    analyze_points: int = 9
+    """Analyze values both modes exactly up to here (the default of ``--exact-cards``)."""
     decision_chances: int = 6
+    """Analyze and review search a decision's chances exactly up to here, estimate beyond."""
 
     def __post_init__(self):
         shares = MappingProxyType(dict(self.estimate_exact_share))  # a copy no caller can change
