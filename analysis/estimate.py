@@ -10,15 +10,20 @@ the next depth does not fit for every card, the time left searches the
 contenders for best one trick deeper, the best first, until the best card is
 one so searched (close cards are where the network's errors decide). The
 result says which it is (``exact``), so proven values and estimates are
-never mixed up.
+never mixed up. The exact search is tried up to ``estimate_points`` cards a
+hand, with a share of the time that falls with the size
+(``analysis.reach.EXACT_REACH``).
 
 With a ``match`` (``solver.MatchState``) the values are each seat's chance of
 winning the match instead (RULES.md, "Values of a position in a match"):
-exact by ``solver.winning.solve_match`` when it finishes, else the same
-deepening with ``solver.winning.card_chances``, whose leaves turn the
-network's points into chances (the Coins left fall one at a time by each
-seat's share of the points; then the next-hands table): an approximation on
-top of the network's. (The contenders are not searched deeper there.)
+exact by ``solver.winning.solve_match`` when it finishes (tried up to
+``estimate_chances`` cards a hand), else the same deepening with
+``solver.winning.card_chances``, whose leaves turn the network's points into
+chances (the Coins left fall one at a time by each seat's share of the
+points; then the next-hands table): an approximation on top of the
+network's. (The contenders are not searched deeper there.) Points and
+chances are two paths (``_estimate_points``, ``_estimate_chances``) that
+share only the clock, the deepening and the answer (``_Run``).
 """
 
 from __future__ import annotations
