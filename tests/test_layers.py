@@ -23,25 +23,39 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def imported(path: Path) -> set[str]:
-    """Every module ``path`` imports, dotted (``from solver import _kernels`` gives
-    ``solver._kernels`` as well as ``solver``), inside functions too."""
+    """Every module ``path`` imports, dotted and absolute (``from solver import
+    _kernels`` gives ``solver._kernels`` as well as ``solver``; ``from ..cli
+    import main`` in ``coins/web/app.py`` gives ``coins.cli``), inside
+    functions too."""
+    package = list(path.resolve().relative_to(ROOT).parent.parts)
     names = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             names |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module)
-            names |= {f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            names.add(module)
+            names |= {f"{module}.{alias.name}" for alias in node.names}
     return names
 
 
-def test_imported_finds_the_ways_a_kernel_is_imported(tmp_path):
-    source = tmp_path / "sample.py"
+def test_imported_finds_the_ways_a_module_is_imported(tmp_path, monkeypatch):
+    source = tmp_path / "coins" / "web" / "sample.py"
+    source.parent.mkdir(parents=True)
     source.write_text(
         "from solver import _kernels as k\n"
         "def f():\n    import solver._kernels\n    from benchmarks.board import post\n"
+        "    from ..cli import build_parser\n    from . import app\n"
     )
-    assert {"solver._kernels", "benchmarks.board.post"} <= imported(source)
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert {
+        "solver._kernels",
+        "benchmarks.board.post",
+        "coins.cli",
+        "coins.cli.build_parser",
+        "coins.web.app",
+    } <= imported(source)
 
 
 def test_analysis_uses_no_private_solver_module():
