@@ -65,6 +65,7 @@ from ._common import (
 from .drawing import pyplot, writing
 from .estimate import estimate
 from .hint import MAX_SAMPLES, hint
+from .reach import EXACT_REACH
 
 # The least cost (points from the decision on) of each label, largest first.
 LABELS = (("blunder", 1.5), ("mistake", 0.7), ("inaccuracy", 0.3))
@@ -77,7 +78,6 @@ ESTIMATE_TIE = 0.5
 EXACT_SECONDS = 3.0
 ESTIMATE_SECONDS = 0.5
 HINT_SECONDS = 0.5
-MATCH_EXACT_CARDS = 6  # chances of winning the match searched exactly up to this many cards
 
 
 def label_of(cost: float) -> str | None:
@@ -576,7 +576,7 @@ class _Reviewer:
     def _chances(self, move: MoveReview, units: int) -> None:
         position, match = move.position, self.match
         found = None
-        if position.cards_per_hand <= MATCH_EXACT_CARDS:
+        if position.cards_per_hand <= EXACT_REACH.decision_chances:
             found = self._exact("match", position, lambda b: b.match(position, match), units)
         if found is not None:
             chances = found.card_chances

@@ -11,17 +11,20 @@ from __future__ import annotations
 import math
 import random
 import time
+from importlib import import_module
 
 import numpy as np
 import pytest
 
 from analysis import estimate, preferred_card
-from solver import Card, CoinsError, Position
+from solver import Card, CoinsError, MatchState, Position
 from solver import _kernels as k
 from solver.evaluator import SOFTNESS, ValueNet, default_net, search_card_results
 from solver.maxn import solve_maxn
 from tests.naive_maxn import depth_limited, maxn
 from tests.positions import random_ending
+
+estimate_module = import_module("analysis.estimate")  # the package's ``estimate`` is the function
 
 
 def _close(a, b):
@@ -170,6 +173,28 @@ def test_estimate_beyond_reach_is_marked_and_complete():
     assert out["exact"] is False and out["best"] == str(result.best)
     assert out["deeper"] == [str(c) for c in result.deeper]
     assert set(result.deeper) <= set(position.legal_cards())
+
+
+@pytest.mark.parametrize("match", [None, MatchState(15, (3, 9, 12))])
+def test_points_and_chances_take_separate_paths(monkeypatch, match):
+    """The points never run the match-aware search nor the chances the points
+    search: each path is refused the other's searches, and still answers."""
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the other path's search was called")
+
+    if match is None:
+        monkeypatch.setattr(estimate_module, "solve_match", refused)
+        monkeypatch.setattr(estimate_module, "card_chances", refused)
+    else:
+        monkeypatch.setattr(estimate_module, "solve_maxn", refused)
+        monkeypatch.setattr(estimate_module, "search_card_results", refused)
+    for cards in (4, 12):
+        position = Position.random(3, cards, 2)
+        result = estimate(position, 0.3, match=match)
+        assert result.match == match and set(result.card_results) == set(position.legal_cards())
+        assert result.exact == (cards == 4)
+        assert match is None or result.deeper == ()
 
 
 def test_preferred_card_follows_the_rules_order():

@@ -26,7 +26,6 @@ import pytest
 from conftest import load_jsonl
 from positions import random_position
 
-from benchmarks.solver import deal_in_runs
 from solver import TranspositionTable, paranoid, solve
 from solver import _kernels as kernels
 from solver import table as table_module
@@ -669,7 +668,7 @@ def test_full_deals_may_grow_the_table_further_than_endings(monkeypatch, memory,
     ending_position = random_position(random.Random(2), 14)
     first = paranoid.default_table(ending_position)
     assert first.grow_to == ending
-    assert paranoid.default_table(deal_in_runs(0)) is first
+    assert paranoid.default_table(Position.random(0)) is first
     assert first.grow_to == deal
     assert paranoid.default_table(ending_position).grow_to == ending
 
@@ -871,8 +870,7 @@ def test_full_deals_keep_their_committed_values():
     beyond the solver today, so these hold each suit as one run a seat."""
     for line in (ROOT / "tests" / "full_deals.jsonl").read_text().splitlines():
         deal = json.loads(line)
-        position = deal_in_runs(deal["seed"])
-        assert str(position) == deal["position"]
+        position = Position.parse(deal["position"])
         result = solve(position, seats=(0, 1, 2), card_values=False, line=False)
         assert result.exact and result.guaranteed == deal["guaranteed"], deal["position"]
 

@@ -2,8 +2,8 @@
 
 Expected values: each endpoint answers what its command's ``--json`` prints
 (run here through the command line itself, ``coins.cli.main``), bad input a
-4xx with the library's one-line error, and a burst of requests at once
-comes back whole (``benchmarks.board.load``).
+4xx with the library's one-line error (a burst of requests at once:
+``tests/test_board_benchmark.py``).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
-from benchmarks.board import FULL_HAND, load, post, served  # noqa: E402
 from coins import cli  # noqa: E402
+from coins.web.local import FULL_HAND, post, served  # noqa: E402
 
 ENDING = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"  # README: a six-card ending
 SMALL = "7...2 K.3.. J.6.. 0 - 0,1,0"  # solver/__init__.py's doctest
@@ -190,12 +190,6 @@ def test_a_game_against_two_bots(board):
     )
     status, body = post(f"{board}/api/play/move", {"game": game, "card": "AO"})
     assert status == 400 and "not your turn" in body["error"]
-
-
-def test_a_hundred_requests_at_once_all_come_back_right(board):
-    result = load(board, requests=100, timeout=120)
-    assert result["answered"] == result["right"] == 100, result
-    assert result["statuses"] == [200]
 
 
 def test_a_review_shows_its_cards_as_they_are_done_and_a_cancel_keeps_them(board):
