@@ -26,7 +26,7 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   analysis solves exactly, and estimates beyond.
 - With a ``match`` (``solver.MatchState``: the target and the scores),
   ``analyze``, ``review``, ``estimate`` and ``hint`` value the cards by each
-  seat's chance of winning the match (``solver.winning``), and ``pimc``
+  seat's chance of winning the match (``solver.match_values``), and ``pimc``
   plays for it in any hand played to a target.
 - ``analysis.bots``: ``random_bot``, ``greedy_bot`` and ``PimcBot``, players
   for ``solver.match`` that use only what their seat sees.

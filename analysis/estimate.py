@@ -16,9 +16,9 @@ hand, with a share of the time that falls with the size
 
 With a ``match`` (``solver.MatchState``) the values are each seat's chance of
 winning the match instead (RULES.md, "Values of a position in a match"):
-exact by ``solver.winning.solve_match`` when it finishes (tried up to
+exact by ``solver.match_values.solve_match`` when it finishes (tried up to
 ``estimate_chances`` cards a hand), else the same deepening with
-``solver.winning.card_chances``, whose leaves turn the network's points into
+``solver.match_values.card_chances``, whose leaves turn the network's points into
 chances (the Coins left fall one at a time by each seat's share of the
 points; then the next-hands table): an approximation on top of the
 network's. (The contenders are not searched deeper there.) Points and
@@ -37,9 +37,9 @@ from solver.cards import Card
 from solver.compiled import ensure_compiled
 from solver.evaluator import search_card_results
 from solver.match import check_match
+from solver.match_values import card_chances, solve_match
 from solver.maxn import solve_maxn
 from solver.threads import DEFAULT_THREADS, BudgetExhausted
-from solver.winning import card_chances, solve_match
 
 from ._common import as_position, preferred_card
 from .reach import EXACT_REACH

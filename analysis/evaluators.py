@@ -20,7 +20,7 @@ many cards (by default ``analysis.reach.EXACT_REACH``'s threshold for it).
   open-hand values.
 - ``MatchEvaluator``: the mover's chance of winning a ``match``
   (``solver.MatchState``; RULES.md, "Values of a position in a match"),
-  exact by ``solver.winning`` when small, else the match-aware search of
+  exact by ``solver.match_values`` when small, else the match-aware search of
   ``SEARCH_TRICKS`` tricks with the network's points turned into chances
   beyond. With ``points`` (a points evaluator) each card's points are valued
   too, and shown beside.
@@ -40,9 +40,9 @@ from solver.cards import HAND_SIZE, Card
 from solver.errors import OptionError
 from solver.evaluator import search_card_results
 from solver.match import check_match
+from solver.match_values import card_chances
 from solver.maxn import solve_maxn
 from solver.playouts import play_until
-from solver.winning import card_chances
 
 from .reach import EXACT_REACH
 

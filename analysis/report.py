@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from solver import CoinsError, MatchState, Position
 from solver.cards import Card
 from solver.match import check_match
-from solver.winning import preferred
+from solver.match_values import preferred
 
 from ._common import Budget, BudgetSpent, as_position, card_list, points_won, preferred_card
 from .estimate import estimate

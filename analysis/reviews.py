@@ -49,8 +49,8 @@ from dataclasses import dataclass, field
 from solver import CoinsError, MatchState, Position, checks
 from solver.cards import HAND_SIZE, SEATS, Card
 from solver.match import check_match
+from solver.match_values import preferred
 from solver.record import Record
-from solver.winning import preferred
 
 from ._common import (
     Budget,

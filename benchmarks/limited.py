@@ -2,7 +2,7 @@
 
 ``python -m benchmarks.limited`` runs ``estimate_search`` (through
 ``evaluator.search_card_results``) and ``match_search`` (through
-``winning.card_chances``) on fixed positions with fixed depths and no time
+``match_values.card_chances``) on fixed positions with fixed depths and no time
 limit, so the nodes each search visits and the values it returns depend only
 on the code, not on the machine:
 
@@ -34,7 +34,7 @@ from solver import Position
 from solver.compiled import ensure_compiled
 from solver.evaluator import search_card_results
 from solver.match import MatchState
-from solver.winning import card_chances
+from solver.match_values import card_chances
 
 from .evaluator import read_suite
 from .strength import run_header

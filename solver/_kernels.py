@@ -423,17 +423,15 @@ def prefers_estimated_points(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
 @njit
 def prefers_chances(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
     """``prefers_points`` for chances of winning the match, rounded to ``CHANCE_DECIMALS``."""
-    return prefers_points(
-        mover,
-        np.rint(a0 * _CHANCE_SCALE),
-        np.rint(a1 * _CHANCE_SCALE),
-        np.rint(a2 * _CHANCE_SCALE),
-        card_a,
-        np.rint(b0 * _CHANCE_SCALE),
-        np.rint(b1 * _CHANCE_SCALE),
-        np.rint(b2 * _CHANCE_SCALE),
-        card_b,
-    )
+    own_a, rival_a = _own_and_rival(mover, a0, a1, a2)
+    own_b, rival_b = _own_and_rival(mover, b0, b1, b2)
+    own_a, own_b = np.rint(own_a * _CHANCE_SCALE), np.rint(own_b * _CHANCE_SCALE)
+    if own_a != own_b:
+        return own_a > own_b
+    rival_a, rival_b = np.rint(rival_a * _CHANCE_SCALE), np.rint(rival_b * _CHANCE_SCALE)
+    if rival_a != rival_b:
+        return rival_a < rival_b
+    return card_a < card_b
 
 
 # ----- the transposition table ---------------------------------------------------
@@ -2251,6 +2249,19 @@ def _limited_views(path, values):
 
 
 @njit_inline
+def _copy_vector(to, source):
+    for s in range(3):
+        to[s] = source[s]
+
+
+@njit_inline
+def _sure_win(value, winner):
+    """Chances where ``winner`` has won the match."""
+    for s in range(3):
+        value[s] = 1.0 if s == winner else 0.0
+
+
+@njit_inline
 def _limited_step(hands, leaders, n_trick, trick_cards, depth, taken, tt_slot, ply, card):
     """Play ``card`` into ``ply + 1``: the trick's Coins to its winner, and one
     trick fewer to search after a trick (none fewer ``TO_THE_END``). Returns
@@ -2314,8 +2325,7 @@ def _chances_leaf(
     the table knows it; ``value`` gets the chances. A boundary the table does
     not know is marked to be kept when it is finished."""
     if taken[child, winner] >= needs[winner]:  # the match is over
-        value[:] = 0.0
-        value[winner] = 1.0
+        _sure_win(value, winner)
         return EXACT_LEAF
     n0 = needs[0] - taken[child, 0]
     n1 = needs[1] - taken[child, 1]
@@ -2330,8 +2340,7 @@ def _chances_leaf(
             n1 -= points if winner == 1 else 0
             n2 -= points if winner == 2 else 0
         if min(n0, n1, n2) <= 0:
-            value[:] = 0.0
-            value[winner] = 1.0
+            _sure_win(value, winner)
         else:
             value[0], value[1], value[2] = next_hand_chances(n0, n1, n2, winner, chances)
         return EXACT_LEAF
@@ -2395,7 +2404,7 @@ def _choose_points(
     where the cards read the network the choice is their average weighted by
     exp(own points / softness) (0: none), else the mover's preference."""
     if best_card[ply] < 0:
-        best[ply, :] = value
+        _copy_vector(best[ply], value)
         best_card[ply] = card
         soft[ply] = leaf == NETWORK_LEAF
         top[ply] = value[mover]
@@ -2421,7 +2430,7 @@ def _choose_points(
         best[ply, 2],
         best_card[ply],
     ):
-        best[ply, :] = value
+        _copy_vector(best[ply], value)
         best_card[ply] = card
 
 
@@ -2444,7 +2453,7 @@ def _choose_chances(
         best_card[ply],
     ):
         return
-    best[ply, :] = value
+    _copy_vector(best[ply], value)
     best_card[ply] = card
     own = value[mover]
     if np.rint(own * _CHANCE_SCALE) >= _CHANCE_SCALE:
@@ -2563,7 +2572,7 @@ def _limited_search(
             if kind == POINTS and soft[ply] and softness > 0:
                 value[:] = weighted[ply] / weights[ply]
             else:
-                value[:] = best[ply]
+                _copy_vector(value, best[ply])
             if kind == CHANCES and tt_slot[ply] >= 0:
                 stats[STAT_TT_STORES] += 1
                 keys, values_kept, word = table

@@ -17,10 +17,10 @@ from numba.core.dispatcher import Dispatcher
 
 from . import _kernels
 from .evaluator import search_card_results
+from .match_values import solve_match
 from .position import Position
 from .solve import solve
 from .table import TranspositionTable
-from .winning import solve_match
 
 # Seconds a cold compile of KERNELS takes on the 2-core development machine, idle
 # and busy, for the notices (``python -m benchmarks.solver`` measures it: its

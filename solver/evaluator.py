@@ -12,8 +12,9 @@ The values are estimates: real numbers of points, not proofs.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 import numpy as np
@@ -97,7 +98,7 @@ class ValueNet:
                     f"value network: {name} has shape {getattr(self, name).shape}, expected {shape}"
                 )
 
-    @property
+    @cached_property
     def kernel_net(self) -> k.Net:
         """What the kernels take: the weights, ``split`` and ``small``."""
         return k.Net(self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.split, self.small)
@@ -126,6 +127,18 @@ def stacked(array: np.ndarray, name: str) -> np.ndarray:
     if array.ndim != single + 1:
         raise CoinsError(f"value network: {name} has {array.ndim} dimensions, not {single + 1}")
     return array
+
+
+_thread = threading.local()
+
+
+def limited_path() -> tuple[np.ndarray, np.ndarray]:
+    """This thread's per-ply arrays for the depth-limited searches
+    (``_kernels.new_limited_path``), made once: every search starts them afresh."""
+    path = getattr(_thread, "limited_path", None)
+    if path is None:
+        path = _thread.limited_path = k.new_limited_path()
+    return path
 
 
 @cache
@@ -177,7 +190,6 @@ def search_card_results(
         count = len(representatives)
     threads = max(1, min(threads, count))
     stats = np.zeros((threads, k.LIMITED_STATS), dtype=np.int64)
-    paths = [k.new_limited_path() for _ in range(threads)]
     shares = [np.ascontiguousarray(representatives[t::threads]) for t in range(threads)]
     parts = [np.zeros((len(share), 3)) for share in shares]
 
@@ -189,7 +201,7 @@ def search_card_results(
             len(shares[t]),
             net.kernel_net,
             softness,
-            *paths[t],
+            *limited_path(),
             budget,
             stop,
             parts[t],

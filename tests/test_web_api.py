@@ -238,3 +238,16 @@ def test_a_cancel_that_overtakes_its_request_stops_the_job_as_it_starts(board):
     assert status == 200 and body["cancelled"] is False  # nothing running yet
     status, body = post(f"{board}/api/solve", {"position": FULL_DEAL, "job": "early-one"})
     assert status == 200 and body["interrupted"] is True and body["exact"] is False
+
+
+def test_the_page_marks_estimated_ties_as_the_review_does():
+    """The board marks as best every estimated card within the review's tie of
+    the best (board.js NEAR_TIE), so its marks and the review's ``best`` agree."""
+    from pathlib import Path
+
+    from analysis.reviews import ESTIMATE_TIE
+    from coins import web
+
+    script = (Path(web.__file__).parent / "static" / "board.js").read_text()
+    (line,) = [line for line in script.splitlines() if line.startswith("const NEAR_TIE = ")]
+    assert float(line.split("=")[1].split(";")[0]) == ESTIMATE_TIE

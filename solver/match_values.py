@@ -29,7 +29,7 @@ from . import _kernels as k
 from . import checks
 from .cards import Card
 from .errors import CoinsError
-from .evaluator import ValueNet, default_net
+from .evaluator import ValueNet, default_net, limited_path
 from .match import MatchState, check_match
 from .next_hands import NextHands, default_table
 from .position import Position
@@ -163,7 +163,7 @@ def card_chances(
             next_hands.chances,
             net.kernel_net,
             k.MatchTable(keys, values, word),
-            *k.new_limited_path(),
+            *limited_path(),
             budget,
             stop,
             results,

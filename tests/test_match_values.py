@@ -14,8 +14,8 @@ from solver import Card, CoinsError, Position, solve
 from solver.errors import OptionError
 from solver.evaluator import default_net
 from solver.match import MatchError, MatchState
+from solver.match_values import card_chances, preferred, solve_match
 from solver.next_hands import NextHands, default_table
-from solver.winning import card_chances, preferred, solve_match
 from tests.naive_match import Reference
 
 
