@@ -13,7 +13,8 @@ on the code, not on the machine:
 - match, exact: random endings of ``EXACT_CARDS`` cards a hand, to the end.
 
 It prints the total nodes of each and the median node rate (nodes a second
-over the positions, after a compile), and saves them with every position's
+over the positions, after a compile; each search starts with an empty match
+table), and saves them with every position's
 nodes and a digest of the values to ``results/limited.json`` (``--quick``:
 a few positions, to ``results/limited.json.tmp``). A change to a search that
 should not change what it visits keeps the nodes and the digest; the rates
@@ -34,7 +35,7 @@ from solver import Position
 from solver.compiled import ensure_compiled
 from solver.evaluator import search_card_results
 from solver.match import MatchState
-from solver.match_values import card_chances
+from solver.match_values import card_chances, forget_tables
 
 from .evaluator import read_suite
 from .strength import run_header
@@ -72,6 +73,7 @@ def measure(name: str, runs: list) -> dict:
     """Run each ``(label, search)`` once; nodes, seconds and value digests."""
     rows = []
     for label, search in runs:
+        forget_tables()  # each search's nodes its own, whichever thread runs it
         start = time.perf_counter()
         values, nodes = search()
         rows.append(

@@ -1,8 +1,8 @@
-"""Compiled kernels: cards and tricks, the transposition table, the searches, greedy playouts.
+"""Compiled kernels: cards and tricks, the transposition tables, the searches, greedy playouts.
 
 Everything here assumes valid input (the public wrappers in ``solve.py``,
-``paranoid.py``, ``maxn.py`` and ``analysis.playout`` validate first) and
-does no bounds checks.
+``paranoid.py``, ``maxn.py``, ``evaluator.py``, ``match_values.py`` and
+``playouts.py`` validate first) and does no bounds checks.
 Kernels that call one another live in this one module because Numba's cache
 does not see changes to functions in other files. All of it also runs as
 plain Python under ``NUMBA_DISABLE_JIT=1`` (the primitives have Python
@@ -397,41 +397,45 @@ def _own_and_rival(mover, v0, v1, v2):
 
 
 @njit
-def prefers_points(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
-    """Does ``mover`` take points (a0, a1, a2) by ``card_a`` over (b0, b1, b2) by ``card_b``?"""
+def _prefers_beyond(tie, mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
+    """Does ``mover`` take (a0, a1, a2) by ``card_a`` over (b0, b1, b2) by
+    ``card_b``, values no more than ``tie`` apart counting as equal?"""
     own_a, rival_a = _own_and_rival(mover, a0, a1, a2)
     own_b, rival_b = _own_and_rival(mover, b0, b1, b2)
-    if own_a != own_b:
+    if abs(own_a - own_b) > tie:
         return own_a > own_b
-    if rival_a != rival_b:
+    if abs(rival_a - rival_b) > tie:
         return rival_a < rival_b
     return card_a < card_b
+
+
+@njit
+def prefers_points(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
+    """The mover's preference between exact points."""
+    return _prefers_beyond(0, mover, a0, a1, a2, card_a, b0, b1, b2, card_b)
 
 
 @njit
 def prefers_estimated_points(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
-    """``prefers_points`` for estimated points, equal when within ``ESTIMATE_TIE``."""
-    own_a, rival_a = _own_and_rival(mover, a0, a1, a2)
-    own_b, rival_b = _own_and_rival(mover, b0, b1, b2)
-    if abs(own_a - own_b) > ESTIMATE_TIE:
-        return own_a > own_b
-    if abs(rival_a - rival_b) > ESTIMATE_TIE:
-        return rival_a < rival_b
-    return card_a < card_b
+    """The mover's preference between estimated points, equal within ``ESTIMATE_TIE``."""
+    return _prefers_beyond(ESTIMATE_TIE, mover, a0, a1, a2, card_a, b0, b1, b2, card_b)
 
 
 @njit
 def prefers_chances(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
-    """``prefers_points`` for chances of winning the match, rounded to ``CHANCE_DECIMALS``."""
-    own_a, rival_a = _own_and_rival(mover, a0, a1, a2)
-    own_b, rival_b = _own_and_rival(mover, b0, b1, b2)
-    own_a, own_b = np.rint(own_a * _CHANCE_SCALE), np.rint(own_b * _CHANCE_SCALE)
-    if own_a != own_b:
-        return own_a > own_b
-    rival_a, rival_b = np.rint(rival_a * _CHANCE_SCALE), np.rint(rival_b * _CHANCE_SCALE)
-    if rival_a != rival_b:
-        return rival_a < rival_b
-    return card_a < card_b
+    """The mover's preference between chances of winning the match, rounded to
+    ``CHANCE_DECIMALS`` decimals."""
+    a0, a1, a2 = (
+        np.rint(a0 * _CHANCE_SCALE),
+        np.rint(a1 * _CHANCE_SCALE),
+        np.rint(a2 * _CHANCE_SCALE),
+    )
+    b0, b1, b2 = (
+        np.rint(b0 * _CHANCE_SCALE),
+        np.rint(b1 * _CHANCE_SCALE),
+        np.rint(b2 * _CHANCE_SCALE),
+    )
+    return _prefers_beyond(0, mover, a0, a1, a2, card_a, b0, b1, b2, card_b)
 
 
 # ----- the transposition table ---------------------------------------------------
@@ -2224,6 +2228,20 @@ VALUE_BEST, VALUE_TOP, VALUE_WEIGHTS, VALUE_WEIGHTED, VALUE_ROWS = 0, 3, 4, 5, 8
 _PRUNE_MARGIN = 2e-9  # one rounding unit of chances, far above a sum's rounding error
 
 
+# what a depth-limited search searches: the position (``root_array``), how many
+# tricks deep, and its cards ``cards[:count]``
+SearchRoot = namedtuple("SearchRoot", "position tricks cards count")
+# what a match search knows beyond the position: each seat's need at the root
+# (1 to 63), the next-hands table and the match table
+MatchArgs = namedtuple("MatchArgs", "needs chances table")
+# the per-ply arrays of a depth-limited search as its steps read them (``_limited_state``)
+LimitedState = namedtuple(
+    "LimitedState",
+    "hands leaders n_trick trick_cards moves n_moves move_index scores tt_key tt_slot "
+    "depth taken best_card soft cut best top weights weighted",
+)
+
+
 def new_limited_path():
     """The per-ply arrays of a depth-limited search: ``path`` and ``values``, made
     once for any number of searches."""
@@ -2231,11 +2249,25 @@ def new_limited_path():
 
 
 @njit_inline
-def _limited_views(path, values):
-    """The depth-limited searches' own rows as per-ply arrays: tricks left,
-    Coins taken (``[ply, seat]``), best cards, the two flags, best vectors,
-    and the soft choice's top, weights and weighted sums."""
-    return (
+def _limited_state(path, values):
+    """The per-ply arrays of ``path`` and ``values`` (``new_limited_path``): the
+    common rows (``path_views``), then the tricks left, the Coins taken
+    (``[ply, seat]``), the best cards, the two flags, the best vectors and the
+    soft choice's top, weights and weighted sums."""
+    hands, trick_cards, tt_key, moves, leaders, n_trick, n_moves, move_index, tt_slot, _, scores = (
+        path_views(path)
+    )
+    return LimitedState(
+        hands,
+        leaders,
+        n_trick,
+        trick_cards,
+        moves,
+        n_moves,
+        move_index,
+        scores,
+        tt_key,
+        tt_slot,
         path[LIMITED_DEPTH],
         path[LIMITED_TAKEN : LIMITED_TAKEN + 3].T,
         path[LIMITED_BEST_CARD],
@@ -2262,16 +2294,33 @@ def _sure_win(value, winner):
 
 
 @njit_inline
-def _limited_step(hands, leaders, n_trick, trick_cards, depth, taken, tt_slot, ply, card):
+def _limited_root(state, start):
+    """The position of ``start`` (a ``SearchRoot``) in ply 0, to search its cards."""
+    _set_root(
+        state.hands, state.leaders, state.n_trick, state.trick_cards, borrowed(start.position)
+    )
+    state.depth[0] = start.tricks
+    for s in range(3):
+        state.taken[0, s] = 0
+    cards = borrowed(start.cards)
+    for i in range(start.count):
+        state.moves[0, i] = cards[i]
+    state.n_moves[0] = start.count
+    state.move_index[0] = 0
+
+
+@njit_inline
+def _limited_step(state, ply, card):
     """Play ``card`` into ``ply + 1``: the trick's Coins to its winner, and one
     trick fewer to search after a trick (none fewer ``TO_THE_END``). Returns
     the trick's winner, or -1 within a trick."""
     child = ply + 1
-    winner = play_card(hands, leaders, n_trick, trick_cards, ply, card)
+    trick_cards, taken, depth = state.trick_cards, state.taken, state.depth
+    winner = play_card(state.hands, state.leaders, state.n_trick, trick_cards, ply, card)
     for s in range(3):
         taken[child, s] = taken[ply, s]
     depth[child] = depth[ply]
-    tt_slot[child] = -1
+    state.tt_slot[child] = -1
     if winner >= 0:
         taken[child, winner] += (
             coin_count(trick_cards[ply, 0]) + coin_count(trick_cards[ply, 1]) + coin_count(card)
@@ -2282,48 +2331,34 @@ def _limited_step(hands, leaders, n_trick, trick_cards, depth, taken, tt_slot, p
 
 
 @njit_inline
-def _points_leaf(hands, leaders, n_trick, depth, taken, child, net, x, value, stats):
+def _points_leaf(state, child, net, x, value, stats):
     """Points: is ``child`` a leaf? The hand is over, or a trick boundary where
     the search stops (valued by the network); ``value`` gets its points from
     the root on."""
-    if n_trick[child] != 0:
+    hands, taken = state.hands, state.taken
+    if state.n_trick[child] != 0:
         return SEARCHED
     if hands[child, 0] | hands[child, 1] | hands[child, 2] == 0:
         for s in range(3):
             value[s] = taken[child, s]
         return EXACT_LEAF
-    if depth[child] != 0:
+    if state.depth[child] != 0:
         return SEARCHED
     stats[STAT_NETWORK_LEAVES] += 1
-    _leaf_value(hands[child], leaders[child], net, x, value)
+    _leaf_value(hands[child], state.leaders[child], net, x, value)
     for s in range(3):
         value[s] += taken[child, s]
     return NETWORK_LEAF
 
 
 @njit_inline
-def _chances_leaf(
-    hands,
-    leaders,
-    depth,
-    taken,
-    tt_key,
-    tt_slot,
-    child,
-    winner,
-    needs,
-    chances,
-    net,
-    table,
-    x,
-    grid,
-    value,
-    stats,
-):
+def _chances_leaf(state, child, winner, match, net, x, grid, value, stats):
     """Chances: is ``child`` (after a trick won by ``winner``) a leaf? The match
     is over, or the hand's last trick is forced, or the search stops there, or
     the table knows it; ``value`` gets the chances. A boundary the table does
     not know is marked to be kept when it is finished."""
+    hands, taken = state.hands, state.taken
+    needs, chances, table = match
     if taken[child, winner] >= needs[winner]:  # the match is over
         _sure_win(value, winner)
         return EXACT_LEAF
@@ -2333,7 +2368,7 @@ def _chances_leaf(
     h0 = hands[child, 0]
     if h0 & (h0 - 1) == 0:  # one card each, or none: the hand's last trick
         if h0:
-            c0, c1, c2 = last_trick(hands, leaders, child)
+            c0, c1, c2 = last_trick(hands, state.leaders, child)
             winner = (winner + trick_winner(c0, c1, c2)) % 3
             points = coin_count(c0) + coin_count(c1) + coin_count(c2)
             n0 -= points if winner == 0 else 0
@@ -2344,27 +2379,38 @@ def _chances_leaf(
         else:
             value[0], value[1], value[2] = next_hand_chances(n0, n1, n2, winner, chances)
         return EXACT_LEAF
-    if depth[child] == 0:
+    if state.depth[child] == 0:
         stats[STAT_NETWORK_LEAVES] += 1
         _leaf_value(hands[child], winner, net, x, value)
         coins = popcount((h0 | hands[child, 1] | hands[child, 2]) & COINS_MASK)
         _points_to_chances(value[0], value[1], value[2], n0, n1, n2, coins, chances, grid, value)
         return NETWORK_LEAF
-    keys, values, word = table
+    keys, kept, word = table
     mask = keys.shape[0] - 1
     if mask < 0:
         return SEARCHED
-    key_a, key_b = match_key(h0, hands[child, 1], hands[child, 2], winner, depth[child], n0, n1, n2)
+    key_a, key_b = match_key(
+        h0, hands[child, 1], hands[child, 2], winner, state.depth[child], n0, n1, n2
+    )
     slot = _match_find(keys, key_a, key_b, word, mask)
     if slot >= 0:
         stats[STAT_TT_HITS] += 1
-        for s in range(3):
-            value[s] = values[slot, s]
+        _copy_vector(value, kept[slot])
         return EXACT_LEAF
-    tt_key[child, 0] = key_a
-    tt_key[child, 1] = key_b
-    tt_slot[child] = 1
+    state.tt_key[child, 0] = key_a
+    state.tt_key[child, 1] = key_b
+    state.tt_slot[child] = 1
     return SEARCHED
+
+
+@njit_inline
+def _keep_chances(state, ply, match, value, stats):
+    """The boundary at ``ply`` is finished with ``value``: into the match table."""
+    keys, kept, word = match.table
+    stats[STAT_TT_STORES] += 1
+    key_a, key_b = state.tt_key[ply, 0], state.tt_key[ply, 1]
+    cards = popcount(state.hands[ply, 0])
+    _match_store(keys, kept, key_a, key_b, word, cards, value, keys.shape[0] - 1)
 
 
 @njit
@@ -2379,46 +2425,49 @@ def _match_move_score(card, n_trick, c0, c1, need):
 
 
 @njit_inline
-def _limited_moves(kind, moves, scores, hands, leaders, n_trick, trick_cards, taken, needs, ply):
+def _limited_moves(kind, state, needs, ply):
     """Write the node's moves to ``moves[ply]`` and return how many: one card of
     each run of equivalents, in index order for points, likely best first for
     chances (shallow pruning then cuts more)."""
-    nt = n_trick[ply]
-    mover = (leaders[ply] + nt) % 3
+    hands, trick_cards, moves = state.hands, state.trick_cards, state.moves
+    nt = state.n_trick[ply]
+    mover = (state.leaders[ply] + nt) % 3
     n = move_representatives(hands[ply, mover], live_cards(hands, trick_cards, ply, nt), moves[ply])
     if kind == CHANCES:
-        need = needs[mover] - taken[ply, mover]
+        need = needs[mover] - state.taken[ply, mover]
         for i in range(n):
             card = moves[ply, i]
             score = _match_move_score(card, nt, trick_cards[ply, 0], trick_cards[ply, 1], need)
-            _insert_move(moves, scores, ply, i, card, score)
+            _insert_move(moves, state.scores, ply, i, card, score)
     return n
 
 
 @njit_inline
-def _choose_points(
-    best, best_card, soft, top, weights, weighted, ply, mover, card, value, leaf, softness
-):
+def _choose_points(state, ply, mover, card, value, leaf, softness):
     """Points: the node at ``ply`` takes in the value of its card ``card``
     (``leaf``: what the child was). The first card's sets the node's choice;
     where the cards read the network the choice is their average weighted by
     exp(own points / softness) (0: none), else the mover's preference."""
+    best, best_card, soft = state.best, state.best_card, state.soft
+    top, weights, weighted = state.top, state.weights, state.weighted
     if best_card[ply] < 0:
         _copy_vector(best[ply], value)
         best_card[ply] = card
         soft[ply] = leaf == NETWORK_LEAF
         top[ply] = value[mover]
         weights[ply] = 1.0
-        weighted[ply, :] = value
+        _copy_vector(weighted[ply], value)
     elif soft[ply] and softness > 0:
         if value[mover] > top[ply]:
             rescale = np.exp((top[ply] - value[mover]) / softness)
             weights[ply] *= rescale
-            weighted[ply, :] *= rescale
+            for s in range(3):
+                weighted[ply, s] *= rescale
             top[ply] = value[mover]
         weight = np.exp((value[mover] - top[ply]) / softness)
         weights[ply] += weight
-        weighted[ply, :] += weight * value
+        for s in range(3):
+            weighted[ply, s] += weight * value[s]
     elif prefers_estimated_points(
         mover,
         value[0],
@@ -2435,12 +2484,11 @@ def _choose_points(
 
 
 @njit_inline
-def _choose_chances(
-    best, best_card, cut, leaders, n_trick, move_index, n_moves, ply, mover, card, value
-):
+def _choose_chances(state, ply, mover, card, value):
     """Chances: the node at ``ply`` takes in the value of its card ``card`` if
     the mover prefers it; a sure win ends the node, and so does a value that
     leaves the parent's mover less than it has (the node is cut)."""
+    best, best_card, leaders, n_trick = state.best, state.best_card, state.leaders, state.n_trick
     if best_card[ply] >= 0 and not prefers_chances(
         mover,
         value[0],
@@ -2457,60 +2505,28 @@ def _choose_chances(
     best_card[ply] = card
     own = value[mover]
     if np.rint(own * _CHANCE_SCALE) >= _CHANCE_SCALE:
-        move_index[ply] = n_moves[ply]  # a sure win: no other card is worth more
+        state.move_index[ply] = state.n_moves[ply]  # a sure win: no other card is worth more
     elif ply >= 2 and n_trick[ply] > 0:
         parent = ply - 1
         parent_mover = (leaders[parent] + n_trick[parent]) % 3
         if best_card[parent] >= 0 and best[parent, parent_mover] - (1.0 - own) > _PRUNE_MARGIN:
-            cut[ply] = 1  # the parent's mover has better: it never plays this card
-            move_index[ply] = n_moves[ply]
+            state.cut[ply] = 1  # the parent's mover has better: it never plays this card
+            state.move_index[ply] = state.n_moves[ply]
 
 
 @njit_inline
 def _limited_search(
-    kind,
-    root,
-    tricks,
-    root_moves,
-    n_root,
-    needs,
-    chances,
-    net,
-    softness,
-    table,
-    path,
-    values,
-    max_nodes,
-    stop,
-    root_results,
-    stats,
+    kind, start, net, softness, match, path, values, max_nodes, stop, root_results, stats
 ):
     """The loop of ``estimate_search`` (``kind`` POINTS) and ``match_search``
-    (CHANCES): see the section's head. The arguments one kind does not read
-    (points: ``needs``, ``chances``, ``table``; chances: ``softness``) are
-    placeholders of the right types."""
-    (
-        hands,
-        trick_cards,
-        tt_key,
-        moves,
-        leaders,
-        n_trick,
-        n_moves,
-        move_index,
-        tt_slot,
-        _,
-        scores,
-    ) = path_views(path)
-    depth, taken, best_card, soft, cut, best, top, weights, weighted = _limited_views(path, values)
-    _set_root(hands, leaders, n_trick, trick_cards, root)
-    depth[0] = tricks
-    for s in range(3):
-        taken[0, s] = 0
-    for i in range(n_root):
-        moves[0, i] = root_moves[i]
-    n_moves[0] = n_root
-    move_index[0] = 0
+    (CHANCES): see the section's head. A points search's ``match`` and a
+    chances search's ``softness`` are placeholders of the right types."""
+    stop = borrowed(stop)
+    root_results = borrowed(root_results)
+    stats = borrowed(stats)
+    state = _limited_state(borrowed(path), borrowed(values))
+    _limited_root(state, start)
+    moves, n_moves, move_index = state.moves, state.n_moves, state.move_index
     x = np.empty(VALUE_FEATURES)
     grid = np.empty((2, 13, 13))
     value = np.empty(3)
@@ -2527,67 +2543,34 @@ def _limited_search(
                 stats[STAT_NODES] += nodes
                 return ABORTED
             child = ply + 1
-            winner = _limited_step(
-                hands, leaders, n_trick, trick_cards, depth, taken, tt_slot, ply, moves[ply, i]
-            )
+            winner = _limited_step(state, ply, moves[ply, i])
             if kind == POINTS:
-                leaf = _points_leaf(
-                    hands, leaders, n_trick, depth, taken, child, net, x, value, stats
-                )
+                leaf = _points_leaf(state, child, net, x, value, stats)
             elif winner >= 0:
-                leaf = _chances_leaf(
-                    hands,
-                    leaders,
-                    depth,
-                    taken,
-                    tt_key,
-                    tt_slot,
-                    child,
-                    winner,
-                    needs,
-                    chances,
-                    net,
-                    table,
-                    x,
-                    grid,
-                    value,
-                    stats,
-                )
+                leaf = _chances_leaf(state, child, winner, match, net, x, grid, value, stats)
             else:
                 leaf = SEARCHED
             if leaf == SEARCHED:
-                n_moves[child] = _limited_moves(
-                    kind, moves, scores, hands, leaders, n_trick, trick_cards, taken, needs, child
-                )
+                n_moves[child] = _limited_moves(kind, state, match.needs, child)
                 move_index[child] = 0
-                best_card[child] = -1
-                cut[child] = 0
+                state.best_card[child] = -1
+                state.cut[child] = 0
                 ply = child
                 continue
         elif ply == 0:
             break
         else:
             # the node at ``ply`` is finished: its value goes to its parent
-            leaf = NETWORK_LEAF if soft[ply] else EXACT_LEAF
-            if kind == POINTS and soft[ply] and softness > 0:
-                value[:] = weighted[ply] / weights[ply]
+            leaf = NETWORK_LEAF if state.soft[ply] else EXACT_LEAF
+            if kind == POINTS and state.soft[ply] and softness > 0:
+                for s in range(3):
+                    value[s] = state.weighted[ply, s] / state.weights[ply]
             else:
-                _copy_vector(value, best[ply])
-            if kind == CHANCES and tt_slot[ply] >= 0:
-                stats[STAT_TT_STORES] += 1
-                keys, values_kept, word = table
-                _match_store(
-                    keys,
-                    values_kept,
-                    tt_key[ply, 0],
-                    tt_key[ply, 1],
-                    word,
-                    popcount(hands[ply, 0]),
-                    value,
-                    keys.shape[0] - 1,
-                )
+                _copy_vector(value, state.best[ply])
+            if kind == CHANCES and state.tt_slot[ply] >= 0:
+                _keep_chances(state, ply, match, value, stats)
             ply -= 1
-            if cut[ply + 1]:
+            if state.cut[ply + 1]:
                 continue  # the parent never takes this card
         # ``value``: the result of the card just tried at ``ply``
         card = moves[ply, move_index[ply] - 1]
@@ -2595,121 +2578,47 @@ def _limited_search(
             for s in range(3):
                 root_results[move_index[0] - 1, s] = value[s]
             continue
-        mover = (leaders[ply] + n_trick[ply]) % 3
+        mover = (state.leaders[ply] + state.n_trick[ply]) % 3
         if kind == POINTS:
-            _choose_points(
-                best,
-                best_card,
-                soft,
-                top,
-                weights,
-                weighted,
-                ply,
-                mover,
-                card,
-                value,
-                leaf,
-                softness,
-            )
+            _choose_points(state, ply, mover, card, value, leaf, softness)
         else:
-            _choose_chances(
-                best, best_card, cut, leaders, n_trick, move_index, n_moves, ply, mover, card, value
-            )
+            _choose_chances(state, ply, mover, card, value)
     stats[STAT_NODES] += nodes
-    return n_root
+    return start.count
 
 
 @njit
-def estimate_search(
-    root,
-    tricks,
-    root_moves,
-    n_root,
-    net,
-    softness,
-    path,
-    values,
-    max_nodes,
-    stop,
-    root_results,
-    stats,
-):
-    """Estimated max^n points after each root card ``root_moves[:n_root]`` of the
-    position ``root`` (``root_array``), from the root on, into
-    ``root_results[i]``: searched ``tricks`` tricks deep, the network ``net``
+def estimate_search(start, net, softness, path, values, max_nodes, stop, root_results, stats):
+    """Estimated max^n points after each card of ``start`` (a ``SearchRoot``),
+    from the root on, into ``root_results[i]``: searched ``start.tricks``
+    tricks deep, the network ``net``
     (``Net``) valuing the trick boundaries where that stops; a choice the
     network decides is soft by ``softness`` points (0: the hard max^n choice
     everywhere). ``path`` and ``values``: ``new_limited_path()``.
 
-    Returns ``n_root``, or ABORTED when ``max_nodes`` (0: no limit) ran out or
-    ``stop[0]`` was set. ``stats`` (``LIMITED_STATS`` slots) gains nodes and
-    network leaves."""
+    Returns the number of cards searched, or ABORTED when ``max_nodes`` (0: no
+    limit) ran out or ``stop[0]`` was set. ``stats`` (``LIMITED_STATS`` slots)
+    gains nodes and network leaves."""
+    no_table = MatchTable(np.zeros((0, MATCH_KEY_WORDS), dtype=np.int64), np.zeros((0, 3)), 0)
+    no_match = MatchArgs(np.zeros(3, dtype=np.int64), np.zeros((1, 1, 1, 3)), no_table)
     return _limited_search(
-        POINTS,
-        borrowed(root),
-        tricks,
-        borrowed(root_moves),
-        n_root,
-        np.zeros(3, dtype=np.int64),
-        np.zeros((1, 1, 1, 3)),
-        net,
-        softness,
-        MatchTable(np.zeros((0, MATCH_KEY_WORDS), dtype=np.int64), np.zeros((0, 3)), 0),
-        borrowed(path),
-        borrowed(values),
-        max_nodes,
-        borrowed(stop),
-        borrowed(root_results),
-        borrowed(stats),
+        POINTS, start, net, softness, no_match, path, values, max_nodes, stop, root_results, stats
     )
 
 
 @njit
-def match_search(
-    root,
-    tricks,
-    root_moves,
-    n_root,
-    needs,
-    chances,
-    net,
-    table,
-    path,
-    values,
-    max_nodes,
-    stop,
-    root_results,
-    stats,
-):
-    """Each seat's chance of winning the match after each root card
-    ``root_moves[:n_root]`` of the position ``root`` (``root_array``), all
-    seats playing for the match, into ``root_results[i]``: searched ``tricks``
-    tricks deep (``TO_THE_END``: exact), the network ``net`` (``Net``) valuing
-    the trick boundaries where that stops. ``needs``: each seat's need at the
-    root (1 to 63); ``chances``: the next-hands table; ``table``: a
-    ``MatchTable`` (no slots: none). ``path`` and ``values``:
-    ``new_limited_path()``.
+def match_search(start, net, match, path, values, max_nodes, stop, root_results, stats):
+    """Each seat's chance of winning the match after each card of ``start`` (a
+    ``SearchRoot``), all seats playing for the match, into ``root_results[i]``:
+    searched ``start.tricks`` tricks deep (``TO_THE_END``: exact), the network ``net`` (``Net``) valuing
+    the trick boundaries where that stops. ``match``: ``MatchArgs`` (the match
+    table with no slots: none). ``path`` and ``values``: ``new_limited_path()``.
 
-    Returns ``n_root``, or ABORTED when ``max_nodes`` (0: no limit) ran out or
-    ``stop[0]`` was set. ``stats`` (``LIMITED_STATS`` slots) gains nodes,
-    table hits and stores, and network leaves."""
+    Returns the number of cards searched, or ABORTED when ``max_nodes`` (0: no
+    limit) ran out or ``stop[0]`` was set. ``stats`` (``LIMITED_STATS`` slots)
+    gains nodes, table hits and stores, and network leaves."""
     return _limited_search(
-        CHANCES,
-        borrowed(root),
-        tricks,
-        borrowed(root_moves),
-        n_root,
-        borrowed(needs),
-        borrowed(chances),
-        net,
-        0.0,
-        table,
-        borrowed(path),
-        borrowed(values),
-        max_nodes,
-        borrowed(stop),
-        borrowed(root_results),
-        borrowed(stats),
+        CHANCES, start, net, 0.0, match, path, values, max_nodes, stop, root_results, stats
     )
 
 
@@ -2719,7 +2628,7 @@ def match_search(
 # deal before its exact solve: compiled, and without the GIL, the playouts of
 # two threads run at once. Random cards (``epsilon``) come from a 64-bit LCG
 # seeded by the caller, so a playout depends only on its arguments, whichever
-# thread runs it. ``analysis.playout`` is the documented face.
+# thread runs it. ``solver.playouts`` is the documented face.
 
 # cards from the lowest rank up, index order within a rank
 RANK_FIRST = np.array(sorted(range(48), key=lambda c: (c % RANKS_PER_SUIT, c)), dtype=np.int64)
@@ -2750,7 +2659,7 @@ def _lowest_rank_card(mask):
 
 @njit
 def greedy_card(hand, t0, t1, n):
-    """The greedy heuristic's card (``analysis.playout``) with ``n`` cards
+    """The greedy heuristic's card (``solver.playouts``) with ``n`` cards
     ``t0, t1`` on the table."""
     if n == 2:
         pot = coin_count(t0) + coin_count(t1)

@@ -195,10 +195,7 @@ def search_card_results(
 
     def search(t: int, budget: int, stop: np.ndarray) -> int:
         found = k.estimate_search(
-            root,
-            tricks,
-            shares[t],
-            len(shares[t]),
+            k.SearchRoot(root, tricks, shares[t], len(shares[t])),
             net.kernel_net,
             softness,
             *limited_path(),

@@ -155,14 +155,9 @@ def card_chances(
     def search(thread: int, budget: int, stop: np.ndarray) -> int:
         keys, values = _thread_table(bits) if depth > 1 else _NO_TABLE
         return k.match_search(
-            root,
-            depth,
-            roots,
-            count,
-            needs,
-            next_hands.chances,
+            k.SearchRoot(root, depth, roots, count),
             net.kernel_net,
-            k.MatchTable(keys, values, word),
+            k.MatchArgs(needs, next_hands.chances, k.MatchTable(keys, values, word)),
             *limited_path(),
             budget,
             stop,
@@ -257,15 +252,27 @@ def _line(position, state, found, result, max_nodes, deadline, next_hands) -> li
         result.nodes += nodes
 
 
+def forget_tables() -> None:
+    """Start every thread's table of trick boundaries afresh at its next search:
+    for measurements whose node counts must not depend on which thread
+    searched what before."""
+    global _tables_since
+    _tables_since += 1
+
+
+_tables_since = 0
+
+
 def _thread_table(bits: int) -> tuple[np.ndarray, np.ndarray]:
     """This thread's table of trick boundaries, of at least 2^``bits`` slots
-    (made anew, empty, when it was smaller)."""
+    (made anew, empty, when it was smaller or ``forget_tables`` was called)."""
     table = getattr(_thread, "table", None)
-    if table is None or len(table[0]) < 2**bits:
+    if table is None or len(table[0]) < 2**bits or _thread.since != _tables_since:
         table = _thread.table = (
             np.zeros((2**bits, k.MATCH_KEY_WORDS), dtype=np.int64),
             np.zeros((2**bits, 3)),
         )
+        _thread.since = _tables_since
     return table
 
 
