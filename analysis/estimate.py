@@ -45,6 +45,9 @@ from ._common import as_position, preferred_card
 from .reach import EXACT_REACH
 
 DEFAULT_TIME_LIMIT = 1.0
+# With every hand open a card's points are whole, so an estimated card less than
+# half a point behind the best may well be worth as much: too close to call.
+ESTIMATE_TIE = 0.5
 _MIN_RATE = 2e5  # nodes a second assumed before the first search has measured one
 
 
@@ -59,7 +62,9 @@ class Estimate:
     contenders for best, when the time allowed). With a ``match``, the values are the three seats'
     chances of winning it instead. ``best`` is the card the mover takes by RULES.md's
     preference (own points, then the smaller larger opponent, then index
-    order); ``margin`` how many points its own value leads the next card by
+    order); ``tied`` the cards as good as it for the mover (for estimated
+    points, less than ``ESTIMATE_TIE`` behind it: too close to call), best
+    first; ``margin`` how many points its own value leads the next card by
     (0 when several cards tie). ``nodes`` and ``seconds`` are the work done.
     """
 
@@ -72,11 +77,19 @@ class Estimate:
     match: MatchState | None = None
     deeper: tuple[Card, ...] = ()
     best: Card = field(init=False)
+    tied: tuple[Card, ...] = field(init=False)
     margin: float = field(init=False)
 
     def __post_init__(self):
         mover = self.position.to_move
         self.best = preferred_card(self.card_results, mover)
+        top = self.card_results[self.best][mover]
+        slack = ESTIMATE_TIE if not self.exact and self.match is None else 1e-9
+        self.tied = (self.best,) + tuple(
+            card
+            for card, result in self.card_results.items()
+            if card != self.best and result[mover] > top - slack
+        )
         own = sorted({round(v[mover], 9) for v in self.card_results.values()}, reverse=True)
         self.margin = own[0] - own[1] if len(own) > 1 else 0.0
 
@@ -96,6 +109,7 @@ class Estimate:
             "depth": self.depth,
             "deeper": [str(c) for c in self.deeper],
             "best": str(self.best),
+            "tied": [str(c) for c in self.tied],
             "margin": round(self.margin, 3),
             "card_results": {str(c): [number(v) for v in r] for c, r in self.card_results.items()},
             "nodes": self.nodes,

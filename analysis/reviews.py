@@ -63,15 +63,12 @@ from ._common import (
     read_record,
 )
 from .drawing import pyplot, writing
-from .estimate import estimate
+from .estimate import ESTIMATE_TIE, estimate
 from .hint import MAX_SAMPLES, hint
 from .reach import EXACT_REACH
 
 # The least cost (points from the decision on) of each label, largest first.
 LABELS = (("blunder", 1.5), ("mistake", 0.7), ("inaccuracy", 0.3))
-# With every hand open a card costs whole points, so an estimated cost is read as the
-# whole number nearest it: below a half it is no cost (cards that close tie for best).
-ESTIMATE_TIE = 0.5
 # With no time limit: the most one decision's exact search may take before the
 # review estimates it and every decision before it, and the time of each estimate
 # and of each hint of the reviewed seat.

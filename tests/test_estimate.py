@@ -222,3 +222,20 @@ def test_value_net_checks_its_shapes(tmp_path):
     np.savez(path, w1=net.w1[:-1], b1=net.b1, w2=net.w2, b2=net.b2, w3=net.w3, b3=net.b3)
     with pytest.raises(CoinsError, match="w1"):
         ValueNet.load(str(path))
+
+
+def test_cards_too_close_to_call_are_tied_with_the_best():
+    """An estimate names every card less than ESTIMATE_TIE behind its choice as
+    tied with it; exact values tie only when equal."""
+    from analysis.estimate import ESTIMATE_TIE, Estimate
+
+    position = Position.parse("A5... K2... 43... 0 -")
+    a, five = Card.parse("AC"), Card.parse("5C")
+    for gap, tied in ((ESTIMATE_TIE - 0.01, [a, five]), (ESTIMATE_TIE + 0.01, [a])):
+        values = {five: (1.0 - gap, 0.5, 0.5 + gap), a: (1.0, 0.5, 0.5)}
+        found = Estimate(position, values, exact=False, depth=1, nodes=1, seconds=0.0)
+        assert found.best == a and list(found.tied) == tied
+        assert found.to_json()["tied"] == [str(c) for c in tied]
+    exact = Estimate(position, {a: (1, 0, 1), five: (1, 1, 0)}, True, None, 1, 0.0)
+    assert exact.tied == (five, a)  # the same points: the lower card is the choice
+    assert Estimate(position, {a: (2, 0, 0), five: (1, 1, 0)}, True, None, 1, 0.0).tied == (a,)

@@ -245,7 +245,7 @@ def test_the_page_marks_estimated_ties_as_the_review_does():
     the best (board.js NEAR_TIE), so its marks and the review's ``best`` agree."""
     from pathlib import Path
 
-    from analysis.reviews import ESTIMATE_TIE
+    from analysis.estimate import ESTIMATE_TIE
     from coins import web
 
     script = (Path(web.__file__).parent / "static" / "board.js").read_text()
