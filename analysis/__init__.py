@@ -18,10 +18,15 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   estimated beyond (a search of the next tricks, then a learned evaluation),
   and marked which.
 - ``hint(view)``: ranked cards for the seat to move from what it sees, by
-  determinised Monte Carlo search (sampled deals, open-hand values).
+  determinised Monte Carlo search (sampled deals, open-hand values),
+  configured by a ``HintSettings`` (which deals, how many) and an evaluator
+  (how a card is valued in one deal: ``PlayoutEvaluator``,
+  ``SearchEvaluator``, ``MatchEvaluator``).
+- ``EXACT_REACH`` (``analysis.reach``): the hand sizes up to which each
+  analysis solves exactly, and estimates beyond.
 - With a ``match`` (``solver.MatchState``: the target and the scores),
   ``analyze``, ``review``, ``estimate`` and ``hint`` value the cards by each
-  seat's chance of winning the match (``solver.winning``), and ``pimc``
+  seat's chance of winning the match (``solver.match_values``), and ``pimc``
   plays for it in any hand played to a target.
 - ``analysis.bots``: ``random_bot``, ``greedy_bot`` and ``PimcBot``, players
   for ``solver.match`` that use only what their seat sees.
@@ -37,11 +42,13 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   constrained random endings (``coins study``).
 """
 
+from solver.equivalence import equivalent_runs as equivalent_cards
+
 from ._common import Interrupted, preferred_card
-from ._common import runs as equivalent_cards
 from .arena import duplicate, matches
 from .batch import BatchError, BatchOptions, BatchSummary, run_batch
 from .estimate import Estimate, estimate
+from .evaluators import MatchEvaluator, PlayoutEvaluator, SearchEvaluator
 from .graph import (
     NO_GRAPHVIZ,
     GraphTooLarge,
@@ -50,12 +57,14 @@ from .graph import (
     to_dot,
     write_graph,
 )
-from .hint import Hint, HintEntry, hint
+from .hint import Hint, HintEntry, HintSettings, hint
+from .reach import EXACT_REACH
 from .report import MAIN_LINE, Analysis, CardReport, Decision, analyze
 from .reviews import MoveReview, Review, SeatSummary, review
 from .study import StudySpec, StudyStats, aggregate, study_lines
 
 __all__ = [
+    "EXACT_REACH",
     "MAIN_LINE",
     "NO_GRAPHVIZ",
     "Analysis",
@@ -69,9 +78,13 @@ __all__ = [
     "GraphvizMissing",
     "Hint",
     "HintEntry",
+    "HintSettings",
     "Interrupted",
+    "MatchEvaluator",
     "MoveReview",
+    "PlayoutEvaluator",
     "Review",
+    "SearchEvaluator",
     "SeatSummary",
     "StudySpec",
     "StudyStats",

@@ -1,5 +1,5 @@
 """What the analysis modules share: reading records, a budget across many solves,
-runs of equivalent cards, and JSON-friendly forms of cards.
+and JSON-friendly forms of cards.
 
 Private: the public names live in ``analysis``.
 """
@@ -19,8 +19,7 @@ from solver import (
     solve,
     solve_match,
 )
-from solver import _kernels as k
-from solver.cards import SEATS, Card, cards_in
+from solver.cards import SEATS, Card
 from solver.errors import NotationError
 from solver.maxn import MaxnResult, solve_maxn
 from solver.record import Record
@@ -139,25 +138,6 @@ def as_position(position: Position | str) -> Position:
     if not isinstance(position, Position):
         raise CoinsError(f"expected a Position or its text, not {type(position).__name__}")
     return position
-
-
-def live_cards(position: Position) -> int:
-    return position.hands[0] | position.hands[1] | position.hands[2] | position.trick_mask
-
-
-def runs(position: Position) -> list[list[Card]]:
-    """The mover's cards grouped into runs of equivalent cards (no live card
-    between them), each run high to low, runs in index order of their lowest card.
-
-    Cards of one run win and lose exactly the same tricks, so they have the
-    same values in both modes.
-    """
-    hand = position.hands[position.to_move]
-    live = live_cards(position)
-    groups: dict[int, list[Card]] = {}
-    for card in cards_in(hand):
-        groups.setdefault(int(k.representative_of(card, hand, live)), []).append(card)
-    return [sorted(group, reverse=True) for group in groups.values()]
 
 
 def points_won(before: Position, after: Position) -> tuple[int | None, int]:

@@ -9,7 +9,7 @@ same bot, given the same rng state, chooses the same card whatever the other
 hands hold; the tests check it.
 
 - ``random_bot``: any card it holds, uniformly.
-- ``greedy_bot``: the heuristic of ``analysis.playout.greedy_card``: last to
+- ``greedy_bot``: the heuristic of ``solver.playouts.greedy_card``: last to
   play, take the most Coins it can win and never give away its own Coins when
   it can avoid it; second after a Coin lead, win for sure with the lowest
   higher Coin; otherwise shed its lowest non-Coin.
@@ -36,17 +36,11 @@ from dataclasses import dataclass
 
 from solver import CoinsError, MatchState, Position, Record
 from solver.cards import Card
+from solver.playouts import greedy_card
 from solver.sampling import sample_deal
 
-from .hint import (
-    DEFAULT_EVALUATION,
-    DEFAULT_HORIZON,
-    DEFAULT_ROLLOUTS,
-    DEFAULT_SAMPLER,
-    check_budget,
-    hint,
-)
-from .playout import greedy_card
+from .evaluators import DEFAULT_HORIZON, DEFAULT_ROLLOUTS
+from .hint import DEFAULT_EVALUATION, DEFAULT_SAMPLER, check_budget, hint
 
 PIMC_SAMPLES = 60
 PIMC_TIME_LIMIT = 0.25

@@ -10,15 +10,20 @@ the next depth does not fit for every card, the time left searches the
 contenders for best one trick deeper, the best first, until the best card is
 one so searched (close cards are where the network's errors decide). The
 result says which it is (``exact``), so proven values and estimates are
-never mixed up.
+never mixed up. The exact search is tried up to ``estimate_points`` cards a
+hand, with a share of the time that falls with the size
+(``analysis.reach.EXACT_REACH``).
 
 With a ``match`` (``solver.MatchState``) the values are each seat's chance of
 winning the match instead (RULES.md, "Values of a position in a match"):
-exact by ``solver.winning.solve_match`` when it finishes, else the same
-deepening with ``solver.winning.card_chances``, whose leaves turn the
-network's points into chances (the Coins left fall one at a time by each
-seat's share of the points; then the next-hands table): an approximation on
-top of the network's. (The contenders are not searched deeper there.)
+exact by ``solver.match_values.solve_match`` when it finishes (tried up to
+``estimate_chances`` cards a hand), else the same deepening with
+``solver.match_values.card_chances``, whose leaves turn the network's points into
+chances (the Coins left fall one at a time by each seat's share of the
+points; then the next-hands table): an approximation on top of the
+network's. (The contenders are not searched deeper there.) Points and
+chances are two paths (``_estimate_points``, ``_estimate_chances``) that
+share only the clock, the deepening and the answer (``_Run``).
 """
 
 from __future__ import annotations
@@ -32,18 +37,17 @@ from solver.cards import Card
 from solver.compiled import ensure_compiled
 from solver.evaluator import search_card_results
 from solver.match import check_match
+from solver.match_values import card_chances, solve_match
 from solver.maxn import solve_maxn
 from solver.threads import DEFAULT_THREADS, BudgetExhausted
-from solver.winning import card_chances, solve_match
 
 from ._common import as_position, preferred_card
+from .reach import EXACT_REACH
 
 DEFAULT_TIME_LIMIT = 1.0
-# The exact search is tried first up to this many cards a hand (beyond it,
-# it rarely finishes within seconds), with this share of the time.
-EXACT_MAX_CARDS = 9
-EXACT_SHARE = {7: 0.8, 8: 0.5, 9: 0.4}
-MATCH_EXACT_MAX_CARDS = 7  # the same for chances of winning the match
+# With every hand open a card's points are whole, so an estimated card less than
+# half a point behind the best may well be worth as much: too close to call.
+ESTIMATE_TIE = 0.5
 _MIN_RATE = 2e5  # nodes a second assumed before the first search has measured one
 
 
@@ -58,7 +62,9 @@ class Estimate:
     contenders for best, when the time allowed). With a ``match``, the values are the three seats'
     chances of winning it instead. ``best`` is the card the mover takes by RULES.md's
     preference (own points, then the smaller larger opponent, then index
-    order); ``margin`` how many points its own value leads the next card by
+    order); ``tied`` the cards as good as it for the mover (for estimated
+    points, less than ``ESTIMATE_TIE`` behind it: too close to call), best
+    first; ``margin`` how many points its own value leads the next card by
     (0 when several cards tie). ``nodes`` and ``seconds`` are the work done.
     """
 
@@ -71,11 +77,19 @@ class Estimate:
     match: MatchState | None = None
     deeper: tuple[Card, ...] = ()
     best: Card = field(init=False)
+    tied: tuple[Card, ...] = field(init=False)
     margin: float = field(init=False)
 
     def __post_init__(self):
         mover = self.position.to_move
         self.best = preferred_card(self.card_results, mover)
+        top = self.card_results[self.best][mover]
+        slack = ESTIMATE_TIE if not self.exact and self.match is None else 1e-9
+        self.tied = (self.best,) + tuple(
+            card
+            for card, result in self.card_results.items()
+            if card != self.best and result[mover] > top - slack
+        )
         own = sorted({round(v[mover], 9) for v in self.card_results.values()}, reverse=True)
         self.margin = own[0] - own[1] if len(own) > 1 else 0.0
 
@@ -95,6 +109,7 @@ class Estimate:
             "depth": self.depth,
             "deeper": [str(c) for c in self.deeper],
             "best": str(self.best),
+            "tied": [str(c) for c in self.tied],
             "margin": round(self.margin, 3),
             "card_results": {str(c): [number(v) for v in r] for c, r in self.card_results.items()},
             "nodes": self.nodes,
@@ -130,79 +145,122 @@ def estimate(
         raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
     check_match(match, position.taken)
     ensure_compiled()  # before the clock: a first run compiles
-    start = time.perf_counter()
-    deadline = start + time_limit
-    cards = position.cards_per_hand
-    nodes = 0
-    if cards <= (EXACT_MAX_CARDS if match is None else MATCH_EXACT_MAX_CARDS):
-        share = EXACT_SHARE.get(cards, 1.0)
-        if match is None:
-            exact = solve_maxn(position, time_limit=time_limit * share, line=False, threads=threads)
-            found = exact.card_results
-        else:
-            exact = solve_match(
-                position, match.target, match.scores, time_limit=time_limit * share, line=False
-            )
-            found = exact.card_chances
-        nodes += exact.nodes
+    if match is None:
+        return _estimate_points(_Run(position, time_limit), threads, net)
+    return _estimate_chances(_Run(position, time_limit), match, net)
+
+
+def _estimate_points(run: _Run, threads: int, net) -> Estimate:
+    """Every card's max^n points: exact by ``solve_maxn`` when it finishes in its
+    share of the time; else the deepest search that fits, then the contenders
+    for best one trick deeper."""
+    position = run.position
+    if position.cards_per_hand <= EXACT_REACH.estimate_points:
+        exact = solve_maxn(position, time_limit=run.exact_seconds(), line=False, threads=threads)
+        run.nodes += exact.nodes
         if exact.exact:
-            results = {c: tuple(r) for c, r in found.items()}
-            return Estimate(
-                position, results, True, None, nodes, time.perf_counter() - start, match
-            )
-    return _deepening(position, deadline, start, nodes, threads, net, match)
-
-
-def _deepening(position, deadline, start, nodes, threads, net, match) -> Estimate:
-    """Searches of 1, 2, ... tricks while the next is expected to finish in time."""
-    tricks_left = _tricks_to_end(position)
-    results, depth = None, 0
-    rate = _MIN_RATE
-    last_nodes = None
-    while depth < tricks_left:
-        left = deadline - time.perf_counter()
-        if results is not None:
-            expected = last_nodes * max(4.0, _growth(position, depth))
-            if expected > left * rate:
-                break
-        # the first depth always runs (it takes milliseconds); deeper ones are bounded by
-        # the nodes the time left should allow and, when the machine is slower than
-        # measured (busy), by the deadline itself
-        budget, stop_at = (None, None) if results is None else (max(1, int(left * rate)), deadline)
-        began = time.perf_counter()
-        try:
-            if match is None:
-                found, spent = search_card_results(
-                    position, depth + 1, budget, net=net, threads=threads, deadline=stop_at
-                )
-            else:
-                found, spent = card_chances(
-                    position, match, depth + 1, budget, net=net, deadline=stop_at
-                )
-        except BudgetExhausted:
-            nodes += budget or 0
-            break
-        took = time.perf_counter() - began
-        nodes += spent
-        rate = max(rate, spent / took) if took > 0 else rate
-        results, depth, last_nodes = found, depth + 1, spent
-    exact = depth >= tricks_left  # no network read: whole numbers of points
-    whole = exact and match is None
-    values = {c: tuple(round(v) if whole else v for v in r) for c, r in results.items()}
-    deeper = ()
-    if not exact and match is None:
-        deeper, spent = _deepen_contenders(position, values, depth + 1, deadline, threads, net)
-        nodes += spent
-    return Estimate(
-        position,
-        values,
-        exact,
-        None if exact else depth,
-        nodes,
-        time.perf_counter() - start,
-        match,
-        tuple(sorted(deeper)),
+            return run.answer(exact.card_results, exact=True)
+    results, depth = run.deepen(
+        lambda tricks, budget, deadline: search_card_results(
+            position, tricks, budget, net=net, threads=threads, deadline=deadline
+        )
     )
+    if depth >= _tricks_to_end(position):  # no network read: whole numbers of points
+        return run.answer({c: [round(v) for v in r] for c, r in results.items()}, exact=True)
+    values = {c: tuple(r) for c, r in results.items()}
+    deeper, spent = _deepen_contenders(position, values, depth + 1, run.deadline, threads, net)
+    run.nodes += spent
+    return run.answer(values, exact=False, depth=depth, deeper=deeper)
+
+
+def _estimate_chances(run: _Run, match: MatchState, net) -> Estimate:
+    """Every card's chances of winning ``match``: exact by ``solve_match`` when it
+    finishes in its share of the time; else the deepest search that fits (on
+    one thread)."""
+    position = run.position
+    if position.cards_per_hand <= EXACT_REACH.estimate_chances:
+        exact = solve_match(
+            position, match.target, match.scores, time_limit=run.exact_seconds(), line=False
+        )
+        run.nodes += exact.nodes
+        if exact.exact:
+            return run.answer(exact.card_chances, exact=True, match=match)
+    results, depth = run.deepen(
+        lambda tricks, budget, deadline: card_chances(
+            position, match, tricks, budget, net=net, deadline=deadline
+        )
+    )
+    exact = depth >= _tricks_to_end(position)
+    return run.answer(results, exact=exact, depth=None if exact else depth, match=match)
+
+
+class _Run:
+    """What the two kinds of estimate share: the clock, the nodes spent, the
+    deepening and the answer."""
+
+    def __init__(self, position: Position, time_limit: float):
+        self.position = position
+        self.time_limit = time_limit
+        self.start = time.perf_counter()
+        self.deadline = self.start + time_limit
+        self.nodes = 0
+
+    def exact_seconds(self) -> float:
+        """The exact search's share of the time at this size."""
+        return self.time_limit * EXACT_REACH.estimate_share(self.position.cards_per_hand)
+
+    def deepen(self, search) -> tuple[dict, int]:
+        """Searches of 1, 2, ... tricks (``search(tricks, max_nodes, deadline)``)
+        while the next is expected to finish in time: the deepest one's results
+        and its depth."""
+        position, deadline = self.position, self.deadline
+        tricks_left = _tricks_to_end(position)
+        results, depth = None, 0
+        rate = _MIN_RATE
+        last_nodes = None
+        while depth < tricks_left:
+            left = deadline - time.perf_counter()
+            if results is not None:
+                expected = last_nodes * max(4.0, _growth(position, depth))
+                if expected > left * rate:
+                    break
+            # the first depth always runs (it takes milliseconds); deeper ones are bounded by
+            # the nodes the time left should allow and, when the machine is slower than
+            # measured (busy), by the deadline itself
+            budget, stop_at = (
+                (None, None) if results is None else (max(1, int(left * rate)), deadline)
+            )
+            began = time.perf_counter()
+            try:
+                found, spent = search(depth + 1, budget, stop_at)
+            except BudgetExhausted:
+                self.nodes += budget or 0
+                break
+            took = time.perf_counter() - began
+            self.nodes += spent
+            rate = max(rate, spent / took) if took > 0 else rate
+            results, depth, last_nodes = found, depth + 1, spent
+        return results, depth
+
+    def answer(
+        self,
+        results: dict,
+        *,
+        exact: bool,
+        depth: int | None = None,
+        match: MatchState | None = None,
+        deeper=(),
+    ) -> Estimate:
+        return Estimate(
+            self.position,
+            {c: tuple(r) for c, r in results.items()},
+            exact,
+            depth,
+            self.nodes,
+            time.perf_counter() - self.start,
+            match,
+            tuple(sorted(deeper)),
+        )
 
 
 def _deepen_contenders(position, values, tricks, deadline, threads, net):

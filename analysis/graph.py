@@ -38,9 +38,10 @@ import networkx as nx
 
 from solver import CoinsError, Position, checks
 from solver.cards import DECK_SIZE, SEATS, SUIT_LETTERS, SUIT_NAMES, Card, format_hand
+from solver.equivalence import equivalent_runs
 from solver.errors import PathError
 
-from ._common import Budget, BudgetSpent, as_position, points_won, preferred_card, runs
+from ._common import Budget, BudgetSpent, as_position, points_won, preferred_card
 
 MODES = ("paranoid", "maxn")
 UNITS = ("cards", "tricks")
@@ -163,7 +164,7 @@ def _build(graph, root, depth, mode, unit, optimal_only, max_positions, budget, 
             cards = _set_values(graph, position, mode, budget, children=True)
             node["expanded"] = True
             mover = position.to_move
-            for run in runs(position):
+            for run in equivalent_runs(position):
                 info = cards[run[0]]
                 if optimal_only and position is not root and not info["optimal"]:
                     continue
@@ -231,7 +232,7 @@ def _set_values(graph, position: Position, mode: str, budget: Budget, children: 
                     optimal=values[mover] == best,
                     choice=False,
                 )
-            for run in runs(position):
+            for run in equivalent_runs(position):
                 if choice in run:
                     for card in run:
                         cards[card]["choice"] = True

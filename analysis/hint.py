@@ -10,41 +10,29 @@ of contention and is not valued on later deals, so the budget goes to the
 cards still in the running; cards whose difference from the best is within
 the noise are reported as tied with it.
 
-How a card is valued in one deal (``evaluation``):
+A hint is configured by two objects, as python-chess's ``Limit`` and
+OpenSpiel's injected evaluators configure their searches:
 
-- ``"playout"`` (default): exactly when the mover holds at most
-  ``exact_cards`` cards (``mode`` decides: own max^n points or the
-  guaranteed value); before that, greedy play (``analysis.playout``) to
-  ``horizon`` cards a hand, then exactly, averaged over ``rollouts``
-  playouts.
-- ``"search"`` (``mode="maxn"`` only): exactly when small; before that the
-  estimate of ``solver.evaluator``: max^n searched for ``SEARCH_TRICKS``
-  tricks, a network trained on exact values beyond. It is the closer
-  estimate of the open-hand max^n values, yet in play against the bots it
-  did worse than the playouts, which model opponents that play by
-  heuristics (docs/experiments.md), so it is not the default.
+- ``HintSettings``: which deals and how many. ``sampler``: ``"uniform"``
+  among those consistent with the view (``solver.sampling``), or
+  ``"weighted"``: a pool of uniform deals, drawn by how likely each makes
+  the opponents' plays so far (``analysis.inference``). Budget: at most
+  ``samples`` deals and ``time_limit`` seconds. The kernels are compiled (or
+  loaded from the cache) before the clock starts; deals are valued on
+  ``threads`` threads, a deal each, and the clock is read between deals, so
+  no search inside runs a timer of its own; a batch of deals that would end
+  past the limit (as long as the longest batch so far) is not begun.
+- the evaluator: how a card is valued in one deal (``analysis.evaluators``):
+  ``PlayoutEvaluator`` (the default), ``SearchEvaluator``, or
+  ``MatchEvaluator`` for the chance of winning a match.
 
-With a ``match`` (``solver.MatchState``: the target and the scores when the
-hand began) a card's value in a deal is the mover's chance of winning the
-match instead (RULES.md, "Values of a position in a match"): exact
-(``solver.winning``) up to ``EXACT_CARDS["match"]`` cards a hand, before that
-the match-aware estimate (``SEARCH_TRICKS`` tricks searched, the network's
-points turned into chances beyond). ``points=True`` values every card's
-points as well, as without a match, and each entry shows their mean.
+The older keywords (``samples``, ``time_limit``, ``mode``, ``sampler``,
+``evaluation``, ``rollouts``, ``epsilon``, ``exact_cards``, ``horizon``,
+``tremble``, ``threads``, ``match``, ``points``) are still taken, and read
+into the two objects in one place (``configure``).
 
-Which deals (``sampler``): ``"uniform"`` among those consistent with the
-view (``solver.sampling``), or ``"weighted"``: a pool of uniform deals,
-drawn by how likely each makes the opponents' plays so far
-(``analysis.inference``).
-
-Budget: at most ``samples`` deals and ``time_limit`` seconds. The kernels
-are compiled (or loaded from the cache) before the clock starts; deals are
-valued on ``threads`` threads, a deal each, and the clock is read between
-deals, so no search inside runs a timer of its own; a batch of deals that
-would end past the limit (as long as the longest batch so far) is not
-begun. For a fixed ``seed``
-and number of deals the hint is reproducible: deal ``i`` draws on its own
-stream.
+For a fixed ``seed`` and number of deals the hint is reproducible: deal
+``i`` draws on its own stream.
 """
 
 from __future__ import annotations
@@ -56,40 +44,37 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from solver import CoinsError, MatchState, Position, checks, solve
+from solver import CoinsError, MatchState, Position, checks
 from solver.cards import Card
 from solver.compiled import ensure_compiled
-from solver.evaluator import search_card_results
+from solver.errors import OptionError
 from solver.match import check_match
-from solver.maxn import solve_maxn
 from solver.record import Record
 from solver.sampling import ViewSampler, resample_position
 from solver.threads import on_threads
-from solver.winning import card_chances
 
 from ._common import Interrupted
+from .evaluators import (
+    DEFAULT_EPSILON,
+    DEFAULT_HORIZON,
+    DEFAULT_ROLLOUTS,
+    DealEvaluator,
+    MatchEvaluator,
+    PlayoutEvaluator,
+    SearchEvaluator,
+)
 from .inference import DEFAULT_TREMBLE, deal_weights, hidden_plays
-from .playout import play_until
 
-MODES = ("maxn", "paranoid")
 SAMPLERS = ("uniform", "weighted")
 EVALUATIONS = ("search", "playout")
 DEFAULT_SAMPLER = "uniform"
 DEFAULT_EVALUATION = "playout"
-DEFAULT_HORIZON = 5
 POOL_FACTOR = 10  # weighted sampling: uniform deals in the pool per deal drawn
 POOL_MIN = 100
 DEFAULT_SAMPLES = 200
 MAX_SAMPLES = 10_000
 DEFAULT_TIME_LIMIT = 1.0
-DEFAULT_ROLLOUTS = 3
-DEFAULT_EPSILON = 0.1
-# Exact per deal up to this many cards a hand: a 5-card match-aware search
-# takes milliseconds, a 6-card one a tenth of a second
-EXACT_CARDS = {"maxn": 6, "paranoid": 8, "match": 5}
-# Tricks the search evaluation plays before the network: one keeps a deal to
-# milliseconds at any size, so a second of hint holds a hundred deals or more.
-SEARCH_TRICKS = 1
+DEFAULT_THREADS = 2
 # Paired comparisons: a card leaves contention when its mean difference from
 # the leader is below zero by more than ELIMINATE standard errors (after at
 # least MIN_SAMPLES deals); at the end a card is tied with the best when the
@@ -97,6 +82,46 @@ SEARCH_TRICKS = 1
 MIN_SAMPLES = 8
 ELIMINATE = 3.0
 TIED = 2.0
+# The older keywords of ``hint``, by the object they configure.
+SETTINGS_KEYWORDS = ("samples", "time_limit", "sampler", "tremble", "threads")
+EVALUATOR_KEYWORDS = (
+    "mode",
+    "evaluation",
+    "exact_cards",
+    "horizon",
+    "rollouts",
+    "epsilon",
+    "match",
+    "points",
+)
+
+
+@dataclass(frozen=True)
+class HintSettings:
+    """Which deals a hint values and how many: at most ``samples`` deals (1 to
+    ``MAX_SAMPLES``) and ``time_limit`` seconds (0: no limit, which makes the
+    result depend only on the seed and the sample count), drawn by
+    ``sampler`` (``"uniform"`` or ``"weighted"``, whose model of the
+    opponents plays a random card with probability ``tremble``), valued on
+    ``threads`` threads, a deal each."""
+
+    samples: int = DEFAULT_SAMPLES
+    time_limit: float = DEFAULT_TIME_LIMIT
+    sampler: str = DEFAULT_SAMPLER
+    tremble: float = DEFAULT_TREMBLE
+    threads: int = DEFAULT_THREADS
+
+    def __post_init__(self):
+        if self.sampler not in SAMPLERS:
+            raise CoinsError(f'sampler "{self.sampler}" is not a sampler: use uniform or weighted')
+        samples, time_limit = check_budget(self.samples, self.time_limit)
+        object.__setattr__(self, "samples", samples)
+        object.__setattr__(self, "time_limit", time_limit)
+        if isinstance(self.tremble, bool) or not 0 < self.tremble <= 1:
+            raise OptionError(f"tremble must be a probability above 0, not {self.tremble!r}")
+        threads = self.threads
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise OptionError(f"threads must be a positive whole number, not {threads!r}")
 
 
 @dataclass(frozen=True)
@@ -197,24 +222,17 @@ class Hint(list):
 
 
 def hint(
-    view: Record | Position | str,
+    view: Record | Position | str | None,
     samples: int | None = None,
     time_limit: float | None = None,
     seed: int | None = None,
-    mode: str = "maxn",
+    mode: str | None = None,
     *,
-    sampler: str = DEFAULT_SAMPLER,
-    evaluation: str = DEFAULT_EVALUATION,
+    settings: HintSettings | None = None,
+    evaluator: DealEvaluator | None = None,
     rng: random.Random | None = None,
     deals: Iterable[Position | str] | None = None,
-    rollouts: int = DEFAULT_ROLLOUTS,
-    epsilon: float = DEFAULT_EPSILON,
-    exact_cards: int | None = None,
-    horizon: int = DEFAULT_HORIZON,
-    tremble: float = DEFAULT_TREMBLE,
-    threads: int = 2,
-    match: MatchState | None = None,
-    points: bool = False,
+    **keywords,
 ) -> Hint:
     """Ranked cards for the seat to move, from what it sees.
 
@@ -224,57 +242,28 @@ def hint(
     ``Position`` (or its text) as what its mover sees there (the other two
     hands are dealt again from their union in each sample). ``deals``
     replaces sampling with the given full positions (the view is then not
-    needed: pass None). ``samples`` / ``time_limit``: the budget (defaults
-    200 deals, 1 s; ``time_limit=0`` for none, which makes the result depend
-    only on the seed and the sample count). ``seed`` or ``rng``: the random
-    stream. ``mode``: ``"maxn"`` (own points when everyone plays for
-    themselves) or ``"paranoid"`` (guaranteed points). See the module
-    docstring for ``evaluation``, ``sampler`` and the playout options
-    ``rollouts``, ``epsilon``, ``horizon``; ``exact_cards``: value a deal
-    exactly up to this many cards a hand. ``match``: rank the cards by the
-    chance of winning that match (``mode`` maxn only); ``points``: with a
-    match, give each card's mean points too. Ctrl-C raises ``Interrupted``
-    holding the hint of the deals valued so far (a plain KeyboardInterrupt
-    before the first).
+    needed: pass None). ``settings`` (``HintSettings``): the deals and the
+    budget (defaults 200 deals, 1 s); ``evaluator``: how a card is valued in
+    a deal (default ``PlayoutEvaluator()``: own points when everyone plays
+    for themselves; ``analysis.evaluators``). ``seed`` or ``rng``: the random
+    stream. ``samples``, ``time_limit``, ``mode`` and the other older
+    keywords stand for the two objects (``configure``). Ctrl-C raises
+    ``Interrupted`` holding the hint of the deals valued so far (a plain
+    KeyboardInterrupt before the first).
     """
-    if mode not in MODES:
-        raise CoinsError(f'mode "{mode}" is not a hint mode: use maxn or paranoid')
-    if sampler not in SAMPLERS:
-        raise CoinsError(f'sampler "{sampler}" is not a sampler: use uniform or weighted')
-    if evaluation not in EVALUATIONS:
-        raise CoinsError(f'evaluation "{evaluation}" is not an evaluation: use search or playout')
-    samples, time_limit = check_budget(samples, time_limit)
-    if not isinstance(rollouts, int) or rollouts < 1:
-        raise CoinsError(f"rollouts must be a positive whole number, not {rollouts!r}")
-    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
-        raise CoinsError(f"horizon must be a whole number of cards, not {horizon!r}")
-    if not 0 < tremble <= 1:
-        raise CoinsError(f"tremble must be a probability above 0, not {tremble!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
-    if check_match(match) is not None and mode != "maxn":
-        raise CoinsError("a hint for a match plays for the match: mode must be maxn")
-    exact_cards = EXACT_CARDS["match" if match else mode] if exact_cards is None else exact_cards
+    older = {"samples": samples, "time_limit": time_limit, "mode": mode, **keywords}
+    settings, evaluator = configure(
+        settings, evaluator, **{name: value for name, value in older.items() if value is not None}
+    )
     if rng is not None and seed is not None:
         raise CoinsError("give rng or seed, not both")
-    if mode == "paranoid":
-        evaluation = "playout"
     master = rng if rng is not None else random.Random(checks.seed(seed))
-    source = _deal_source(view, deals, sampler, samples, tremble, master)
-    value = _Evaluator(
-        mode,
-        evaluation,
-        exact_cards,
-        horizon,
-        rollouts,
-        epsilon,
-        match,
-        points and match is not None,
-    )
+    samples, threads = settings.samples, settings.threads
+    source = _deal_source(view, deals, settings.sampler, samples, settings.tremble, master)
 
     ensure_compiled()  # before the clock: a first run compiles
     start = time.perf_counter()
-    deadline = start + time_limit if time_limit else None
+    deadline = start + settings.time_limit if settings.time_limit else None
     evaluated: dict[object, dict[Card, float]] = {}
     points_of: dict[object, dict[Card, float]] = {}  # with a match: the points beside
     weights: dict[object, int] = {}
@@ -302,7 +291,7 @@ def hint(
             found = (
                 on_threads(
                     lambda t: [
-                        value(source.position(key), contenders, stream)
+                        evaluator(source.position(key), contenders, stream)
                         for key, stream in fresh[t::threads]
                     ],
                     min(threads, max(1, len(fresh))),
@@ -341,17 +330,70 @@ def hint(
         seat=source.mover,
         samples=drawn,
         exact=exact_done,
-        mode=mode,
-        sampler=sampler,
+        mode=evaluator.mode,
+        sampler=settings.sampler,
         effective=effective,
-        evaluation=evaluation,
-        match=match,
+        evaluation=evaluator.evaluation,
+        match=evaluator.match,
         seconds=time.perf_counter() - start,
         interrupted=interrupted,
     )
     if interrupted:
         raise Interrupted(result)
     return result
+
+
+def configure(
+    settings: HintSettings | None = None, evaluator: DealEvaluator | None = None, **keywords
+) -> tuple[HintSettings, DealEvaluator]:
+    """The settings and the evaluator of a hint from ``hint``'s older keywords, the
+    one place they are read: ``samples``, ``time_limit``, ``sampler``,
+    ``tremble`` and ``threads`` make the settings; ``mode`` (``"maxn"`` or
+    ``"paranoid"``), ``evaluation`` (``"playout"`` or ``"search"``; paranoid
+    values always come from playouts), ``exact_cards``, ``horizon``,
+    ``rollouts``, ``epsilon``, ``match`` and ``points`` the evaluator. With a
+    ``match``, ``exact_cards`` is the match evaluator's, and ``points=True``
+    values the points as well, with the mode's own exact reach. An object
+    given whole takes none of its keywords."""
+    unknown = sorted(set(keywords) - set(SETTINGS_KEYWORDS) - set(EVALUATOR_KEYWORDS))
+    if unknown:
+        raise TypeError(f"hint() got an unexpected keyword argument {unknown[0]!r}")
+    for given, names, what in (
+        (settings, SETTINGS_KEYWORDS, "settings"),
+        (evaluator, EVALUATOR_KEYWORDS, "evaluator"),
+    ):
+        clash = [name for name in names if name in keywords]
+        if given is not None and clash:
+            raise CoinsError(f"give {what} or {', '.join(clash)}, not both")
+    if settings is None:
+        settings = HintSettings(**{n: keywords[n] for n in SETTINGS_KEYWORDS if n in keywords})
+    if evaluator is None:
+        evaluator = _evaluator(**{n: keywords[n] for n in EVALUATOR_KEYWORDS if n in keywords})
+    return settings, evaluator
+
+
+def _evaluator(
+    mode: str = "maxn",
+    evaluation: str = DEFAULT_EVALUATION,
+    exact_cards: int | None = None,
+    horizon: int = DEFAULT_HORIZON,
+    rollouts: int = DEFAULT_ROLLOUTS,
+    epsilon: float = DEFAULT_EPSILON,
+    match: MatchState | None = None,
+    points: bool = False,
+) -> DealEvaluator:
+    if evaluation not in EVALUATIONS:
+        raise CoinsError(f'evaluation "{evaluation}" is not an evaluation: use search or playout')
+    if check_match(match) is not None and mode != "maxn":
+        raise CoinsError("a hint for a match plays for the match: mode must be maxn")
+    points_cards = None if match is not None else exact_cards
+    if evaluation == "playout" or mode != "maxn":
+        own = PlayoutEvaluator(mode, points_cards, horizon, rollouts, epsilon)
+    else:
+        own = SearchEvaluator(mode, points_cards)
+    if match is None:
+        return own
+    return MatchEvaluator(match, exact_cards, own if points else None)
 
 
 def check_budget(samples: int | None, time_limit: float | None) -> tuple[int, float]:
@@ -537,77 +579,3 @@ def _fresh(mover, draw) -> _Deals:
         return i
 
     return _Deals(mover, key, drawn.pop)
-
-
-class _Evaluator:
-    """Values cards in one full deal: ``(position, cards, rng) -> ({card: the
-    mover's points}, 1 if exact else 0, None)``; ``cards`` None means every
-    card. With a ``match``, the mover's chances of winning it instead, and
-    with ``points`` its points as well, in place of None. Runs on one search
-    thread (deals are shared out over threads instead)."""
-
-    def __init__(
-        self, mode, evaluation, exact_cards, horizon, rollouts, epsilon, match=None, points=False
-    ):
-        self.mode = mode
-        self.evaluation = evaluation
-        self.exact_cards = exact_cards if match is None else EXACT_CARDS[mode]
-        self.horizon = horizon
-        self.rollouts = rollouts
-        self.epsilon = epsilon
-        self.match = match
-        self.match_exact_cards = exact_cards
-        self.points = points
-
-    def __call__(self, position: Position, cards, rng: random.Random):
-        if self.match is None:
-            return *self._points(position, cards, rng), None
-        mover = position.to_move
-        exact = position.cards_per_hand <= self.match_exact_cards
-        found, _ = card_chances(position, self.match, None if exact else SEARCH_TRICKS)
-        chances = _only({card: values[mover] for card, values in found.items()}, cards)
-        return chances, int(exact), self._points(position, cards, rng)[0] if self.points else None
-
-    def _points(self, position: Position, cards, rng: random.Random):
-        mover = position.to_move
-        if position.cards_per_hand <= self.exact_cards:
-            if self.mode == "maxn":
-                result = solve_maxn(position, line=False, threads=1)
-                values = {c: float(r[mover]) for c, r in result.card_results.items()}
-            else:
-                result = solve(position, (mover,), line=False, threads=1)
-                values = {c: float(v) for c, v in result.card_values.items()}
-            return _only(values, cards), 1
-        cards = position.legal_cards() if cards is None else cards
-        if self.evaluation == "search":
-            found, _ = search_card_results(position, SEARCH_TRICKS, threads=1)
-            return {c: found[c][mover] for c in cards}, 0
-        return {c: self._playouts(position, c, rng) for c in cards}, 0
-
-    def _playouts(self, position: Position, card: Card, rng: random.Random) -> float:
-        """Mean points for the mover after ``card``: greedy play to the horizon, then exact."""
-        mover = position.to_move
-        after = position.play(card)
-        stream = random.Random(rng.getrandbits(64))
-        total = 0
-        for _ in range(self.rollouts):
-            hands, leader, trick, points = play_until(
-                after.hands, after.leader, after.trick, stream, self.epsilon, self.horizon
-            )
-            rest = Position(tuple(hands), leader, tuple(trick))
-            total += points[mover] + _exact_value(rest, mover, self.mode)
-        # points of a trick the card completed are in after.taken, not in the playout
-        return total / self.rollouts + (after.taken[mover] - position.taken[mover])
-
-
-def _only(values: dict[Card, float], cards) -> dict[Card, float]:
-    return values if cards is None else {c: values[c] for c in cards}
-
-
-def _exact_value(position: Position, seat: int, mode: str) -> int:
-    """Seat's points from ``position`` on (max^n or guaranteed), on one thread."""
-    if position.is_terminal or position.coins_left == 0:
-        return 0
-    if mode == "maxn":
-        return solve_maxn(position, card_results=False, line=False, threads=1).equilibrium[seat]
-    return solve(position, (seat,), card_values=False, line=False, threads=1).guaranteed[seat]

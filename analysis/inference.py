@@ -5,7 +5,7 @@ choices reveal: a seat that led a high Sword probably held no low one. This
 module scores a sampled deal by the probability that the hidden seats would
 have played the cards they did, in that deal, under a model of their play.
 
-The model is the greedy heuristic of ``analysis.playout`` with trembles: at
+The model is the greedy heuristic of ``solver.playouts`` with trembles: at
 each of its decisions a hidden seat plays ``greedy_card`` with probability
 ``1 - tremble`` and otherwise any card of its hand uniformly, so
 
@@ -25,10 +25,9 @@ from __future__ import annotations
 import math
 
 from solver.cards import SEATS, Cards, popcount
+from solver.playouts import greedy_card
 from solver.record import Record
 from solver.rules import trick_winner
-
-from .playout import greedy_card
 
 DEFAULT_TREMBLE = 0.5
 

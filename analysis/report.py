@@ -15,14 +15,14 @@ The modes disagree at a decision when the max^n choice is not one of the
 paranoid-optimal cards: playing for points against two selfish opponents
 then costs something against two who gang up.
 
-Decisions with more than ``exact_cards`` cards a hand (a full deal's first
-tricks) are beyond exact reach: there the max^n values are estimated
+Decisions with more than ``exact_cards`` cards a hand (by default
+``EXACT_REACH.analyze_points``: a full deal's first tricks) are beyond exact reach: there the max^n values are estimated
 (``analysis.estimate``), marked so, and the main line follows the
 estimate's card; the guaranteed values are left out.
 
 With a ``match`` (``solver.MatchState``) every card also gets the three
 seats' chances of winning the match (RULES.md, "Values of a position in a
-match"; exact up to ``MATCH_EXACT_CARDS`` cards a hand, estimated beyond),
+match"; exact up to ``EXACT_REACH.decision_chances`` cards a hand, estimated beyond),
 and the main line is the match line instead: every seat plays to win the
 match, until the hand or the match ends.
 """
@@ -35,13 +35,12 @@ from dataclasses import dataclass, field
 from solver import CoinsError, MatchState, Position
 from solver.cards import Card
 from solver.match import check_match
-from solver.winning import preferred
+from solver.match_values import preferred
 
 from ._common import Budget, BudgetSpent, as_position, card_list, points_won, preferred_card
 from .estimate import estimate
+from .reach import EXACT_REACH
 
-EXACT_CARDS = 9  # decisions with more cards a hand are estimated
-MATCH_EXACT_CARDS = 6  # the same for the chances of winning a match
 ESTIMATE_SECONDS = 1.0  # an estimated decision's time when there is no time limit
 
 MAIN_LINE = (
@@ -245,7 +244,7 @@ def analyze(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     *,
-    exact_cards: int = EXACT_CARDS,
+    exact_cards: int = EXACT_REACH.analyze_points,
     progress: Callable[[str], None] | None = None,
     match: MatchState | None = None,
 ) -> Analysis:
@@ -313,7 +312,7 @@ def _over(position: Position, match: MatchState | None) -> bool:
 
 def _chances(budget: Budget, position: Position, match: MatchState, decisions_left: int):
     """Every card's chances of winning the match, and whether they are estimated."""
-    if position.cards_per_hand <= MATCH_EXACT_CARDS:
+    if position.cards_per_hand <= EXACT_REACH.decision_chances:
         share = budget.share(decisions_left)
         try:
             return share.match(position, match).card_chances, False

@@ -49,8 +49,8 @@ from dataclasses import dataclass, field
 from solver import CoinsError, MatchState, Position, checks
 from solver.cards import HAND_SIZE, SEATS, Card
 from solver.match import check_match
+from solver.match_values import preferred
 from solver.record import Record
-from solver.winning import preferred
 
 from ._common import (
     Budget,
@@ -63,21 +63,18 @@ from ._common import (
     read_record,
 )
 from .drawing import pyplot, writing
-from .estimate import estimate
+from .estimate import ESTIMATE_TIE, estimate
 from .hint import MAX_SAMPLES, hint
+from .reach import EXACT_REACH
 
 # The least cost (points from the decision on) of each label, largest first.
 LABELS = (("blunder", 1.5), ("mistake", 0.7), ("inaccuracy", 0.3))
-# With every hand open a card costs whole points, so an estimated cost is read as the
-# whole number nearest it: below a half it is no cost (cards that close tie for best).
-ESTIMATE_TIE = 0.5
 # With no time limit: the most one decision's exact search may take before the
 # review estimates it and every decision before it, and the time of each estimate
 # and of each hint of the reviewed seat.
 EXACT_SECONDS = 3.0
 ESTIMATE_SECONDS = 0.5
 HINT_SECONDS = 0.5
-MATCH_EXACT_CARDS = 6  # chances of winning the match searched exactly up to this many cards
 
 
 def label_of(cost: float) -> str | None:
@@ -576,7 +573,7 @@ class _Reviewer:
     def _chances(self, move: MoveReview, units: int) -> None:
         position, match = move.position, self.match
         found = None
-        if position.cards_per_hand <= MATCH_EXACT_CARDS:
+        if position.cards_per_hand <= EXACT_REACH.decision_chances:
             found = self._exact("match", position, lambda b: b.match(position, match), units)
         if found is not None:
             chances = found.card_chances

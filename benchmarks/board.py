@@ -3,10 +3,11 @@
     python -m benchmarks.board screenshots [--out docs]   # the main screens, as PNG
     python -m benchmarks.board load [--requests 100]      # requests at once from 127.0.0.1
 
-Both start the board on a free port of 127.0.0.1 in this process (``served``).
-The screenshots are taken by Debian's Chromium (``/usr/bin/chromium``, or
-``$CHROMIUM``) through Playwright, which never downloads a browser of its
-own; ``tests/test_web_browser.py`` drives the page with the same helpers.
+Both start the board on a free port of 127.0.0.1 in this process
+(``coins.web.local.served``). The screenshots are taken by Debian's Chromium
+(``/usr/bin/chromium``, or ``$CHROMIUM``) through Playwright, which never
+downloads a browser of its own; ``tests/test_web_browser.py`` drives the
+page with the same helpers (``coins.web.local``).
 The load test sends small solves all at once and reports how many came back
 right, with the median and slowest answer times.
 """
@@ -15,100 +16,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
-import socket
 import statistics
-import threading
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 
-CHROMIUM_FLAGS = [  # as root, offline: no sandbox, no GPU, no calls home
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from coins.web.local import FULL_HAND, browser, chromium_path, post, served
+
 LOAD_POSITION = "7...2 K.3.. J.6.. 0 - 0,1,0"  # solver/__init__.py's doctest: guaranteed [0, 0, 2]
-# a whole hand played by two greedy bots and the user's first card each turn (WebGame seed 11)
-FULL_HAND = (
-    "652.KJ6542.N95.AK74 AN94.N.AJ432.N98632 KJ873.A9873.K876.J5 2 - | 3C 2C 2S 5B 5C 2B "
-    "6S 6C 3S 7C 2O NO 3B 7S 4O 5O 4C 7O 8C 6O 6B 4S 8S JO JC KO 8B 9C JB 5S 9S 9B 3O KC "
-    "NS JS 4B NC KS 8O 7B NB AC 9O KB AB AS AO"
-)
-
-
-def chromium_path() -> str | None:
-    """Debian's Chromium, or the browser ``$CHROMIUM`` names; None when there is none."""
-    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
-        if candidate and Path(candidate).exists():
-            return candidate
-    return None
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@contextmanager
-def served(time_limit: float = 30.0) -> Iterator[str]:
-    """The board served on a free port of 127.0.0.1 by a thread of this process; yields its URL."""
-    import uvicorn
-
-    from coins.web.app import create_app
-
-    port = free_port()
-    config = uvicorn.Config(
-        create_app(time_limit), host="127.0.0.1", port=port, log_level="warning"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the board's server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
-
-
-@contextmanager
-def browser(executable: str) -> Iterator[object]:
-    """A headless Chromium (Playwright's ``Browser``) started from ``executable``."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-def post(url: str, fields: dict, timeout: float = 60) -> tuple[int, dict]:
-    """POST ``fields`` as JSON; the status and the JSON answer (4xx/5xx included)."""
-    request = urllib.request.Request(
-        url, json.dumps(fields).encode(), {"Content-Type": "application/json"}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:
-            return answer.status, json.load(answer)
-    except urllib.error.HTTPError as error:
-        return error.code, json.load(error)
 
 
 def load(base: str, requests: int = 100, timeout: float = 60) -> dict:

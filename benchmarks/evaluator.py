@@ -14,7 +14,7 @@ full deals of ``suite_paranoid.txt``. Results go to ``results/evaluator.json``.
 
 The suite: positions 0-49 are random deals of 10 cards a hand; 50-99 are
 full deals played down to 10 cards a hand by greedy play with trembles
-(``analysis.playout``, epsilon 0.2); then ``index % 3`` more cards are
+(``solver.playouts``, epsilon 0.2); then ``index % 3`` more cards are
 played (random cards for the first half, greedy with trembles for the
 second), so a third of the positions have one or two cards on the table.
 
@@ -38,13 +38,13 @@ from rich.console import Console
 from rich.table import Table
 
 from analysis.estimate import estimate
-from analysis.hint import _Evaluator
-from analysis.playout import greedy_card, play_until
+from analysis.evaluators import PlayoutEvaluator
 from solver import Position
 from solver.cards import Card
 from solver.compiled import ensure_compiled
 from solver.evaluator import ValueNet
 from solver.maxn import solve_maxn
+from solver.playouts import greedy_card, play_until
 
 from . import solver as paranoid
 
@@ -132,7 +132,7 @@ def judge(record: dict, card: Card) -> tuple[bool, float]:
 
 def playout_card(position: Position, rng: random.Random) -> Card:
     """The earlier evaluation's card: greedy playouts to 5 cards, then exact, x3."""
-    evaluate = _Evaluator("maxn", "playout", 6, 5, 3, 0.1)
+    evaluate = PlayoutEvaluator(exact_cards=6, horizon=5, rollouts=3, epsilon=0.1)
     values, _, _ = evaluate(position, None, rng)
     return min(values, key=lambda c: (-values[c], c))
 

@@ -29,10 +29,10 @@ from functools import cache
 
 from analysis.bots import PimcBot, greedy_bot, make_bot, random_bot
 from analysis.estimate import estimate
-from analysis.playout import greedy_card
 from solver import Position, Record
 from solver.cards import Card, popcount
 from solver.match import Hand
+from solver.playouts import greedy_card
 from solver.sampling import resample_position
 
 from .incumbent import IncumbentBot
@@ -182,7 +182,7 @@ def _incumbent(budget: HintBudget) -> IncumbentBot:
 
 POOL = (
     Member("random", "a card at random", lambda budget: random_bot),
-    Member("greedy", "the greedy heuristic (analysis.playout)", lambda budget: greedy_bot),
+    Member("greedy", "the greedy heuristic (solver.playouts)", lambda budget: greedy_bot),
     Member(
         "greedy-t0.5",
         "greedy's order, softmax at temperature 0.5 (its card ~86% of the time)",

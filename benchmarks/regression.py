@@ -5,7 +5,7 @@ and the 7-card ones of ``suite_maxn.txt``, one JSON object a line: the
 position, each seat's guaranteed value and the equilibrium. ``python -m
 benchmarks.regression --make`` wrote it with ``coins batch``'s code
 (``analysis.batch``, mode both); ``python -m benchmarks.regression`` solves
-them again and lists any value that changed (``tests/test_regression.py``
+them again and lists any value that changed (``tests/test_regression_benchmark.py``
 does the same). Remake it only when a value is shown to be wrong.
 """
 

@@ -1,6 +1,6 @@
 """The ``analyze``, ``review`` and ``graph`` commands, and the rich rendering of their data.
 
-``coins.cli`` registers them with ``analysis_commands.register(add)``, where
+``coins.commands`` registers them with ``analysis_commands.register(add)``, where
 ``add(name, function)`` is its helper that makes a sub-parser from a
 command function's docstring. The work is done in ``analysis``; this module
 only parses arguments and prints.
@@ -25,7 +25,7 @@ from analysis import (
 )
 from analysis.graph import DEFAULT_MAX_POSITIONS, MOST_POSITIONS
 from analysis.hint import MAX_SAMPLES
-from analysis.report import EXACT_CARDS
+from analysis.reach import EXACT_REACH
 from analysis.reviews import LABELS, MARKS, plot_review
 from solver import Position
 from solver.cards import DECK_SIZE, HAND_SIZE, SEATS, Card
@@ -133,7 +133,7 @@ def graph_command(args: argparse.Namespace) -> None:
 
 
 def register(add) -> None:
-    """Add the analysis commands through ``coins.cli``'s ``add(name, function)`` helper."""
+    """Add the analysis commands through ``coins.commands``' ``add(name, function)`` helper."""
 
     def position_argument(parser):
         parser.add_argument(
@@ -150,9 +150,10 @@ def register(add) -> None:
     analyze_parser.add_argument(
         "--exact-cards",
         type=options.cards_per_hand(0),
-        default=EXACT_CARDS,
+        default=EXACT_REACH.analyze_points,
         metavar="K",
-        help=f"solve decisions exactly up to K cards a hand, estimate beyond (default {EXACT_CARDS})",
+        help="solve decisions exactly up to K cards a hand, estimate beyond "
+        f"(default {EXACT_REACH.analyze_points})",
     )
     analyze_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of tables"

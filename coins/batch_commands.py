@@ -1,6 +1,6 @@
 """The ``batch`` command: solve a file of positions into JSON lines, with a progress bar.
 
-``coins.cli`` registers it with ``batch_commands.register(add)``, as it does
+``coins.commands`` registers it with ``batch_commands.register(add)``, as it does
 ``analysis_commands``. The work is done in ``analysis.batch``; this module
 only parses arguments, shows progress and prints the summary.
 """
@@ -304,7 +304,7 @@ def _add_worker_options(parser) -> None:
 
 
 def register(add) -> None:
-    """Add ``batch`` through ``coins.cli``'s ``add(name, function)`` helper."""
+    """Add ``batch`` through ``coins.commands``' ``add(name, function)`` helper."""
     parser = add("batch", batch_command)
     options.add_check(parser, _check_random_options)
     options.add_check(parser, lambda args: check_output(args.out, args.input))

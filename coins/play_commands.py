@@ -1,6 +1,6 @@
 """The ``hint`` and ``match`` commands: hidden-hand play (analysis.hint, analysis.bots).
 
-``coins.cli`` registers them with ``play_commands.register(add)``, as it does
+``coins.commands`` registers them with ``play_commands.register(add)``, as it does
 ``analysis_commands``. The work is done in ``analysis``; this module only
 parses arguments and prints.
 """
@@ -20,9 +20,9 @@ from rich.text import Text
 from analysis import Interrupted
 from analysis.arena import MAX_DEALS, DuplicateResult, MatchesResult, duplicate, interval, matches
 from analysis.bots import BOTS, PIMC_SAMPLES, PIMC_TIME_LIMIT
+from analysis.evaluators import DEFAULT_HORIZON
 from analysis.hint import (
     DEFAULT_EVALUATION,
-    DEFAULT_HORIZON,
     DEFAULT_SAMPLER,
     DEFAULT_SAMPLES,
     DEFAULT_TIME_LIMIT,
@@ -324,7 +324,7 @@ TARGET = options.whole_number("the target", 1, MAX_TARGET)
 
 
 def register(add) -> None:
-    """Add the hint, match and play commands through ``coins.cli``'s ``add(name, function)``."""
+    """Add the hint, match and play commands through ``coins.commands``' ``add(name, function)``."""
     hint_parser = add("hint", hint_command)
     hint_parser.add_argument(
         "view",

@@ -16,7 +16,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from analysis.estimate import Estimate
+from analysis.estimate import ESTIMATE_TIE, Estimate
 from solver import MatchState, MatchValues, SolveResult
 from solver.cards import SEATS, SUIT_LETTERS, SUIT_NAMES, Card, format_hand
 from solver.position import Position
@@ -341,10 +341,11 @@ def estimate_texts(estimate: Estimate) -> list[RenderableType]:
     return [
         Text(
             f"Estimated, not proven: seat {mover}'s cards and the points of seats 0-1-2 "
-            f"after each, all playing for themselves ({OPTIMAL_MARK} the estimate's choice)",
+            f"after each, all playing for themselves ({OPTIMAL_MARK} the estimate's choice "
+            f"and any card less than {ESTIMATE_TIE} points behind it: too close to call)",
             style="bold",
         ),
-        card_values_table(values, [estimate.best]),
+        card_values_table(values, estimate.tied),
         Text(
             f"Estimate: max^n searched {estimate.depth} trick(s) ahead, then a network "
             f"trained on exact values; {estimate.seconds:.2f} s.",

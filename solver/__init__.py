@@ -22,12 +22,12 @@ from .match import (
     lowest_card_player,
     random_player,
 )
+from .match_values import MatchValues, solve_match
 from .policy import SearchPolicy
 from .position import Position
 from .record import Record, RecordError, RecordMoveError
 from .solve import SolveResult, solve
 from .table import TranspositionTable
-from .winning import MatchValues, solve_match
 
 __all__ = [
     "COINS_MASK",

@@ -1,8 +1,8 @@
-"""Compiled kernels: cards and tricks, the transposition table, the searches, greedy playouts.
+"""Compiled kernels: cards and tricks, the transposition tables, the searches, greedy playouts.
 
 Everything here assumes valid input (the public wrappers in ``solve.py``,
-``paranoid.py``, ``maxn.py`` and ``analysis.playout`` validate first) and
-does no bounds checks.
+``paranoid.py``, ``maxn.py``, ``evaluator.py``, ``match_values.py`` and
+``playouts.py`` validate first) and does no bounds checks.
 Kernels that call one another live in this one module because Numba's cache
 does not see changes to functions in other files. All of it also runs as
 plain Python under ``NUMBA_DISABLE_JIT=1`` (the primitives have Python
@@ -13,20 +13,30 @@ The sections build on one another:
 - primitives: bit counts, and ``borrowed`` arrays that count no references;
 - cards and tricks: the trick's winner, runs of equivalent cards;
 - the root position and the play step every search shares (``play_card``);
-- the transposition table: positions keyed up to rank renumbering, 16-byte
-  slots in buckets of one cache line;
+- the movers' preferences, one rule for each kind of value;
+- the transposition tables: positions keyed up to rank renumbering
+  (``relative_key``); 16-byte slots in buckets of one cache line for the
+  exact searches, and the match table of chances;
 - the paranoid search (``paranoid_search``), a loop over small inlined steps;
 - the max^n search (``maxn_search``);
+- leaf values: the value network, and the chances its points give in a match;
+- the depth-limited searches (``estimate_search``, ``match_search``): one
+  loop for points and for chances;
 - greedy playouts (``play_until``), the rollouts of ``analysis.hint``.
 
 The searches keep explicit per-ply arrays (``path``) instead of recursing, as
 DDS does: the kernels stay cache-safe, and a caller can stop a search after a
 node or time budget and resume it exactly. A new search goes in a section of
-its own before the playouts, built from the sections above, and borrows
-its array arguments (``borrowed``) before handing them to inlined helpers.
+its own after the ones it builds on and before the playouts, keeps its
+per-ply arrays in a ``path`` of the caller's (the common rows, then its own),
+names its stats slots, checks its ``stop`` flag every ``STOP_CHECK_NODES``
+nodes, and borrows its array arguments (``borrowed``) before handing them to
+inlined helpers.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numba
 import numpy as np
@@ -363,6 +373,71 @@ def play_card(hands, leaders, n_trick, trick_cards, ply, card):
     return winner
 
 
+# ----- the movers' preferences -----------------------------------------------------
+#
+# RULES.md's mover takes the card that gives it the most (points, or chance of
+# winning the match), then the one that leaves its larger opponent the least,
+# then the first in index order. One rule for each kind of value a search
+# compares: exact points, estimated points (real numbers, equal when closer
+# than rounding), chances (compared on a grid of ``CHANCE_DECIMALS`` decimals).
+
+ESTIMATE_TIE = 1e-9  # estimated points closer than this count as equal
+CHANCE_DECIMALS = 9
+_CHANCE_SCALE = 10.0**CHANCE_DECIMALS
+
+
+@njit
+def _own_and_rival(mover, v0, v1, v2):
+    """The mover's value in (v0, v1, v2) and its larger opponent's."""
+    if mover == 0:
+        return v0, max(v1, v2)
+    if mover == 1:
+        return v1, max(v0, v2)
+    return v2, max(v0, v1)
+
+
+@njit
+def _prefers_beyond(tie, mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
+    """Does ``mover`` take (a0, a1, a2) by ``card_a`` over (b0, b1, b2) by
+    ``card_b``, values no more than ``tie`` apart counting as equal?"""
+    own_a, rival_a = _own_and_rival(mover, a0, a1, a2)
+    own_b, rival_b = _own_and_rival(mover, b0, b1, b2)
+    if abs(own_a - own_b) > tie:
+        return own_a > own_b
+    if abs(rival_a - rival_b) > tie:
+        return rival_a < rival_b
+    return card_a < card_b
+
+
+@njit
+def prefers_points(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
+    """The mover's preference between exact points."""
+    return _prefers_beyond(0, mover, a0, a1, a2, card_a, b0, b1, b2, card_b)
+
+
+@njit
+def prefers_estimated_points(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
+    """The mover's preference between estimated points, equal within ``ESTIMATE_TIE``."""
+    return _prefers_beyond(ESTIMATE_TIE, mover, a0, a1, a2, card_a, b0, b1, b2, card_b)
+
+
+@njit
+def prefers_chances(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
+    """The mover's preference between chances of winning the match, rounded to
+    ``CHANCE_DECIMALS`` decimals."""
+    a0, a1, a2 = (
+        np.rint(a0 * _CHANCE_SCALE),
+        np.rint(a1 * _CHANCE_SCALE),
+        np.rint(a2 * _CHANCE_SCALE),
+    )
+    b0, b1, b2 = (
+        np.rint(b0 * _CHANCE_SCALE),
+        np.rint(b1 * _CHANCE_SCALE),
+        np.rint(b2 * _CHANCE_SCALE),
+    )
+    return _prefers_beyond(0, mover, a0, a1, a2, card_a, b0, b1, b2, card_b)
+
+
 # ----- the transposition table ---------------------------------------------------
 #
 # Entries sit at trick boundaries. The key is relative: each suit's live cards
@@ -525,6 +600,71 @@ def _absolute_card(relative, live):
     for _ in range(relative % 16):
         rest &= rest - 1
     return bit_index(rest & -rest) if rest else -1
+
+
+# -- the match table: chances at trick boundaries, kept across searches --
+#
+# ``match_search`` keeps the chances of the trick boundaries it finishes in a
+# table of the caller's: ``keys`` (slots x ``MATCH_KEY_WORDS``: the key's two
+# words, the caller's ``word`` for the table of chances and the network the
+# values were made with, so entries stay valid from one search to the next,
+# and the cards a hand, which decides what a full bucket gives up) and
+# ``values`` (slots x 3 chances), in buckets of ``MATCH_BUCKET`` slots. The key
+# is ``relative_key`` with the tricks left to search and the needs.
+
+MATCH_KEY_WORDS = 4
+MATCH_BUCKET = 4
+MatchTable = namedtuple("MatchTable", "keys values word")
+_MIX_A, _MIX_B = 0x1E3779B97F4A7C15, 0x3F58476D1CE4E5B9
+_LOW_63 = (1 << 63) - 1
+
+
+@njit
+def match_key(h0, h1, h2, leader, depth, n0, n1, n2):
+    """The key of a trick boundary of a match search: ``relative_key`` (its seat
+    field 0), then the tricks left to search and the needs (6 bits each: the
+    caller caps the needs below 64)."""
+    key_a, key_b = relative_key(h0, h1, h0 | h1 | h2, leader, 0)
+    return key_a, key_b | (depth << 24) | (n0 << 30) | (n1 << 36) | (n2 << 42)
+
+
+@njit
+def _match_index(key_a, key_b, mask):
+    """The first slot of a key's bucket: the high bits of a multiplicative hash
+    (in 63 bits, so plain Python picks the same slots)."""
+    x = (int(key_a) * _MIX_A + int(key_b) * _MIX_B) & _LOW_63
+    return (x >> (63 - popcount(mask))) & ~(MATCH_BUCKET - 1)
+
+
+@njit
+def _match_find(keys, key_a, key_b, word, mask):
+    """The slot holding the key's chances, or -1."""
+    index = _match_index(key_a, key_b, mask)
+    for slot in range(index, index + MATCH_BUCKET):
+        if keys[slot, 2] == word and keys[slot, 0] == key_a and keys[slot, 1] == key_b:
+            return slot
+    return -1
+
+
+@njit
+def _match_store(keys, values, key_a, key_b, word, cards, chances, mask):
+    """Keep a finished trick boundary with ``cards`` a hand: in its own slot if
+    the bucket has it, else in a free or stale slot, else in place of the entry
+    with the fewest cards."""
+    index = _match_index(key_a, key_b, mask)
+    victim = index
+    for slot in range(index, index + MATCH_BUCKET):
+        if keys[slot, 2] != word or (keys[slot, 0] == key_a and keys[slot, 1] == key_b):
+            victim = slot
+            break
+        if keys[slot, 3] < keys[victim, 3]:
+            victim = slot
+    keys[victim, 0] = key_a
+    keys[victim, 1] = key_b
+    keys[victim, 2] = word
+    keys[victim, 3] = cards
+    for s in range(3):
+        values[victim, s] = chances[s]
 
 
 # ----- the paranoid search --------------------------------------------------------
@@ -1481,22 +1621,6 @@ def new_maxn_path():
 
 
 @njit
-def _prefers(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
-    """Does ``mover`` take vector a (by ``card_a``) over b (by ``card_b``)?"""
-    if mover == 0:
-        own_a, opp_a, own_b, opp_b = a0, max(a1, a2), b0, max(b1, b2)
-    elif mover == 1:
-        own_a, opp_a, own_b, opp_b = a1, max(a0, a2), b1, max(b0, b2)
-    else:
-        own_a, opp_a, own_b, opp_b = a2, max(a0, a1), b2, max(b0, b1)
-    if own_a != own_b:
-        return own_a > own_b
-    if opp_a != opp_b:
-        return opp_a < opp_b
-    return card_a < card_b
-
-
-@njit
 def _parent_rejects(seat, lower, p, b0, b1, b2, best_card, card, leader, n_trick, c0, c1, total):
     """Will the parent never take the card ``card`` that led to a node whose
     mover ``seat`` is sure of ``lower`` points from there on? The parent's
@@ -1795,7 +1919,7 @@ def maxn_search(
                     root_results[i, 1] = r1
                     root_results[i, 2] = r2
                     root_results[i, 3] = 1
-                if best[ply, mover] < 0 or _prefers(
+                if best[ply, mover] < 0 or prefers_points(
                     mover,
                     r0,
                     r1,
@@ -1866,13 +1990,645 @@ def maxn_search(
         entering = True
 
 
+# ----- leaf values: the network's points, and the chances they give ---------------
+#
+# Where a depth-limited search stops, a trick boundary is valued by a small
+# network (``value_net``) trained on exact max^n values (``training/``). It
+# sees a position from its leader: each seat's cards with every suit's live
+# cards moved up to the top ranks (only their order within the suit decides
+# tricks), per-suit and Coins counts, the hand size and the Coins left; it
+# outputs each seat's share of the Coins left. In a match, those points turn
+# into chances of winning it (``_points_to_chances``), with the next hands read
+# from a table (``next_hand_chances``, built by ``solver.next_hands``).
+
+VALUE_FEATURES = 3 * 48 + 3 * 4 + 3 + 2
+# the network as the kernels take it: the weights of each layer (members of
+# ensembles stacked on the first axis), and which members value which hands
+# (``members_for``)
+Net = namedtuple("Net", "w1 b1 w2 b2 w3 b3 split small")
+
+
+@njit
+def value_features(h_leader, h_next, h_third, x):
+    """Fill ``x`` (VALUE_FEATURES floats) for a trick-boundary position seen from its leader."""
+    x[:] = 0.0
+    live = h_leader | h_next | h_third
+    for suit in range(4):
+        top = suit * 12 + 11  # the next rank to give, from the Ace down
+        for card in range(suit * 12 + 11, suit * 12 - 1, -1):
+            if not live >> card & 1:
+                continue
+            seat = 0 if h_leader >> card & 1 else (1 if h_next >> card & 1 else 2)
+            x[seat * 48 + top] = 1.0
+            x[144 + seat * 4 + suit] += 1.0 / 6
+            if suit == 1:
+                x[156 + seat] += 1.0 / 6
+            top -= 1
+    x[159] = popcount(h_leader) / 16.0
+    x[160] = popcount(live & COINS_MASK) / 12.0
+
+
+@njit
+def value_net(h_leader, h_next, h_third, w1, b1, w2, b2, w3, b3, first, last, x):
+    """The network's points for the leader, the next seat and the third, from a
+    trick boundary to the end of the hand (they add up to the Coins left). The
+    weights stack the members of ensembles on their first axis; the shares of
+    the Coins of members ``first`` to ``last - 1`` are averaged."""
+    coins = popcount((h_leader | h_next | h_third) & COINS_MASK)
+    if coins == 0:
+        return 0.0, 0.0, 0.0
+    value_features(h_leader, h_next, h_third, x)
+    n1, n2 = b1.shape[1], b2.shape[1]
+    s0 = s1 = s2 = 0.0
+    for m in range(first, last):
+        a1 = b1[m].copy()
+        for i in range(x.shape[0]):
+            if x[i] != 0.0:
+                xi = x[i]
+                for j in range(n1):
+                    a1[j] += xi * w1[m, i, j]
+        a2 = b2[m].copy()
+        for i in range(n1):
+            if a1[i] > 0.0:
+                ai = a1[i]
+                for j in range(n2):
+                    a2[j] += ai * w2[m, i, j]
+        z0, z1, z2 = b3[m, 0], b3[m, 1], b3[m, 2]
+        for i in range(n2):
+            if a2[i] > 0.0:
+                z0 += a2[i] * w3[m, i, 0]
+                z1 += a2[i] * w3[m, i, 1]
+                z2 += a2[i] * w3[m, i, 2]
+        top = max(z0, z1, z2)
+        e0, e1, e2 = np.exp(z0 - top), np.exp(z1 - top), np.exp(z2 - top)
+        total = e0 + e1 + e2
+        s0 += e0 / total
+        s1 += e1 / total
+        s2 += e2 / total
+    share = coins / (last - first)
+    return s0 * share, s1 * share, s2 * share
+
+
+@njit
+def members_for(hand, split, small, members):
+    """The ensemble members (first, last + 1) that value a position whose leader
+    holds ``hand``: the first ``small`` up to ``split`` cards, the others beyond."""
+    return (0, small) if popcount(hand) <= split else (small, members)
+
+
+@njit
+def _leaf_value(hands, leader, net, x, out):
+    """``value_net``'s points at a trick boundary (``hands``: the three seats'),
+    written into ``out`` by seat; ``x``: VALUE_FEATURES floats of scratch."""
+    w1, b1, w2, b2, w3, b3, split, small = net
+    first, last = members_for(hands[leader], split, small, b1.shape[0])
+    a, b, c = value_net(
+        hands[leader],
+        hands[(leader + 1) % 3],
+        hands[(leader + 2) % 3],
+        w1,
+        b1,
+        w2,
+        b2,
+        w3,
+        b3,
+        first,
+        last,
+        x,
+    )
+    out[leader] = a
+    out[(leader + 1) % 3] = b
+    out[(leader + 2) % 3] = c
+
+
+@njit
+def next_hand_chances(n0, n1, n2, leader, table):
+    """Seats 0, 1, 2's chances from the start of a hand that ``leader`` leads with
+    needs n0, n1, n2 (each at least 1), from ``table[leader's, next's, third's
+    need - 1]`` (needs beyond the table read as its largest)."""
+    most = table.shape[0]
+    m0 = min(n0, most) - 1
+    m1 = min(n1, most) - 1
+    m2 = min(n2, most) - 1
+    if leader == 0:
+        return table[m0, m1, m2, 0], table[m0, m1, m2, 1], table[m0, m1, m2, 2]
+    if leader == 1:
+        return table[m1, m2, m0, 2], table[m1, m2, m0, 0], table[m1, m2, m0, 1]
+    return table[m2, m0, m1, 1], table[m2, m0, m1, 2], table[m2, m0, m1, 0]
+
+
+@njit
+def _points_to_chances(e0, e1, e2, n0, n1, n2, coins, table, grid, out):
+    """Chances from estimated points for the rest of the hand (e0 + e1 + e2 =
+    ``coins``) and the needs: the Coins fall one at a time, each to seat s
+    with probability e_s / coins; the first seat to reach its need wins; if
+    none does, the next hand is read from the table at the needs left, each
+    seat alike likely to lead it. ``grid``: (2, 13, 13) floats of scratch."""
+    out[0] = 0.0
+    out[1] = 0.0
+    out[2] = 0.0
+    q0 = max(e0, 0.0)
+    q1 = max(e1, 0.0)
+    q2 = max(e2, 0.0)
+    spread = q0 + q1 + q2
+    if spread <= 0.0:
+        q0, q1, q2, spread = 1.0, 1.0, 1.0, 3.0
+    q0 /= spread
+    q1 /= spread
+    q2 /= spread
+    grid[0, :, :] = 0.0
+    grid[0, 0, 0] = 1.0
+    now = 0
+    for fallen in range(coins):
+        nxt = 1 - now
+        grid[nxt, :, :] = 0.0
+        for x0 in range(fallen + 1):
+            for x1 in range(fallen + 1 - x0):
+                p = grid[now, x0, x1]
+                if p == 0.0:
+                    continue
+                x2 = fallen - x0 - x1
+                if x0 + 1 >= n0:
+                    out[0] += p * q0
+                else:
+                    grid[nxt, x0 + 1, x1] += p * q0
+                if x1 + 1 >= n1:
+                    out[1] += p * q1
+                else:
+                    grid[nxt, x0, x1 + 1] += p * q1
+                if x2 + 1 >= n2:
+                    out[2] += p * q2
+                else:
+                    grid[nxt, x0, x1] += p * q2
+        now = nxt
+    for x0 in range(coins + 1):
+        for x1 in range(coins + 1 - x0):
+            p = grid[now, x0, x1]
+            if p == 0.0:
+                continue
+            x2 = coins - x0 - x1
+            for leader in range(3):
+                c0, c1, c2 = next_hand_chances(n0 - x0, n1 - x1, n2 - x2, leader, table)
+                out[0] += p * c0 / 3
+                out[1] += p * c1 / 3
+                out[2] += p * c2 / 3
+
+
+# ----- depth-limited searches: the estimate and the match ---------------------------
+#
+# Max^n for ``tricks`` tricks (the current one counts), the trick boundaries
+# where it stops valued by the network: ``estimate_search`` in points,
+# ``match_search`` in each seat's chance of winning the match (RULES.md,
+# "Values of a position in a match"). Both run one loop, ``_limited_search``,
+# which differs by the kind of value (``POINTS``, ``CHANCES``) in three steps:
+#
+# - the value of a leaf. Points: the Coins taken from the root on, plus the
+#   network's points for the rest where the search stops. Chances: 1 for the
+#   seat whose trick reached its need (the match is over); at the hand's last
+#   trick, played out, the next-hands table at the needs left; the network's
+#   points turned into chances where the search stops; or a table entry.
+# - how a node chooses. Points: where the network's values decide the
+#   choice, the cards (a run of equivalents counting once) are averaged with
+#   weights exp(own points / softness), since the network's errors make a
+#   choice between near-equal cards a guess; elsewhere
+#   ``prefers_estimated_points``. Chances: ``prefers_chances``, a strict order,
+#   so cards are tried likely best first (``_match_move_score``), with two cuts
+#   that change no value: a mover sure to win the match takes no other card,
+#   and shallow pruning inside a trick, never below the root's own cards (the
+#   chances add up to 1, so a mover sure of L leaves its parent's mover at
+#   most 1 - L).
+# - chances keep the trick boundaries they finish in the match table.
+#
+# Values are from the root on, so both kinds pass a child's value up as it is:
+# the path keeps the Coins each seat took since the root (``LIMITED_TAKEN``),
+# which points add and chances subtract from the needs.
+
+POINTS, CHANCES = 0, 1
+TO_THE_END = 63  # ``tricks`` of a search to the end of the hand
+# what a child the search steps into is: a node to search, or a leaf valued
+# exactly or by the network
+SEARCHED, EXACT_LEAF, NETWORK_LEAF = 0, 1, 2
+# stats slots: nodes, table hits and stores (as the other searches), network leaves
+STAT_NETWORK_LEAVES = 3
+LIMITED_STATS = 4
+
+# the depth-limited searches' own rows of their ``path`` (``new_limited_path``),
+# after the common ones: tricks left to search, the Coins each seat took from
+# the root on, the card of the best value so far, and two flags: the node's
+# cards read the network (points), the node was cut (chances). The path's
+# table slot row is 1 for a boundary to keep in the table when it is finished.
+LIMITED_DEPTH = PATH_COMMON_ROWS
+LIMITED_TAKEN = LIMITED_DEPTH + 1
+LIMITED_BEST_CARD, LIMITED_SOFT, LIMITED_CUT, LIMITED_ROWS = range(
+    LIMITED_TAKEN + 3, LIMITED_TAKEN + 7
+)
+# the rows of its ``values`` (floats): the best vector so far, and for the soft
+# choice the top own points, the sum of the weights and the weighted sum
+VALUE_BEST, VALUE_TOP, VALUE_WEIGHTS, VALUE_WEIGHTED, VALUE_ROWS = 0, 3, 4, 5, 8
+_PRUNE_MARGIN = 2e-9  # one rounding unit of chances, far above a sum's rounding error
+
+
+# what a depth-limited search searches: the position (``root_array``), how many
+# tricks deep, and its cards ``cards[:count]``
+SearchRoot = namedtuple("SearchRoot", "position tricks cards count")
+# what a match search knows beyond the position: each seat's need at the root
+# (1 to 63), the next-hands table and the match table
+MatchArgs = namedtuple("MatchArgs", "needs chances table")
+# the per-ply arrays of a depth-limited search as its steps read them (``_limited_state``)
+LimitedState = namedtuple(
+    "LimitedState",
+    "hands leaders n_trick trick_cards moves n_moves move_index scores tt_key tt_slot "
+    "depth taken best_card soft cut best top weights weighted",
+)
+
+
+def new_limited_path():
+    """The per-ply arrays of a depth-limited search: ``path`` and ``values``, made
+    once for any number of searches."""
+    return np.zeros((LIMITED_ROWS, MAX_PLY), dtype=np.int64), np.zeros((VALUE_ROWS, MAX_PLY))
+
+
+@njit_inline
+def _limited_state(path, values):
+    """The per-ply arrays of ``path`` and ``values`` (``new_limited_path``): the
+    common rows (``path_views``), then the tricks left, the Coins taken
+    (``[ply, seat]``), the best cards, the two flags, the best vectors and the
+    soft choice's top, weights and weighted sums."""
+    hands, trick_cards, tt_key, moves, leaders, n_trick, n_moves, move_index, tt_slot, _, scores = (
+        path_views(path)
+    )
+    return LimitedState(
+        hands,
+        leaders,
+        n_trick,
+        trick_cards,
+        moves,
+        n_moves,
+        move_index,
+        scores,
+        tt_key,
+        tt_slot,
+        path[LIMITED_DEPTH],
+        path[LIMITED_TAKEN : LIMITED_TAKEN + 3].T,
+        path[LIMITED_BEST_CARD],
+        path[LIMITED_SOFT],
+        path[LIMITED_CUT],
+        values[VALUE_BEST : VALUE_BEST + 3].T,
+        values[VALUE_TOP],
+        values[VALUE_WEIGHTS],
+        values[VALUE_WEIGHTED : VALUE_WEIGHTED + 3].T,
+    )
+
+
+@njit_inline
+def _copy_vector(to, source):
+    for s in range(3):
+        to[s] = source[s]
+
+
+@njit_inline
+def _sure_win(value, winner):
+    """Chances where ``winner`` has won the match."""
+    for s in range(3):
+        value[s] = 1.0 if s == winner else 0.0
+
+
+@njit_inline
+def _limited_root(state, start):
+    """The position of ``start`` (a ``SearchRoot``) in ply 0, to search its cards."""
+    _set_root(
+        state.hands, state.leaders, state.n_trick, state.trick_cards, borrowed(start.position)
+    )
+    state.depth[0] = start.tricks
+    for s in range(3):
+        state.taken[0, s] = 0
+    cards = borrowed(start.cards)
+    for i in range(start.count):
+        state.moves[0, i] = cards[i]
+    state.n_moves[0] = start.count
+    state.move_index[0] = 0
+
+
+@njit_inline
+def _limited_step(state, ply, card):
+    """Play ``card`` into ``ply + 1``: the trick's Coins to its winner, and one
+    trick fewer to search after a trick (none fewer ``TO_THE_END``). Returns
+    the trick's winner, or -1 within a trick."""
+    child = ply + 1
+    trick_cards, taken, depth = state.trick_cards, state.taken, state.depth
+    winner = play_card(state.hands, state.leaders, state.n_trick, trick_cards, ply, card)
+    for s in range(3):
+        taken[child, s] = taken[ply, s]
+    depth[child] = depth[ply]
+    state.tt_slot[child] = -1
+    if winner >= 0:
+        taken[child, winner] += (
+            coin_count(trick_cards[ply, 0]) + coin_count(trick_cards[ply, 1]) + coin_count(card)
+        )
+        if depth[ply] < TO_THE_END:
+            depth[child] = depth[ply] - 1
+    return winner
+
+
+@njit_inline
+def _points_leaf(state, child, net, x, value, stats):
+    """Points: is ``child`` a leaf? The hand is over, or a trick boundary where
+    the search stops (valued by the network); ``value`` gets its points from
+    the root on."""
+    hands, taken = state.hands, state.taken
+    if state.n_trick[child] != 0:
+        return SEARCHED
+    if hands[child, 0] | hands[child, 1] | hands[child, 2] == 0:
+        for s in range(3):
+            value[s] = taken[child, s]
+        return EXACT_LEAF
+    if state.depth[child] != 0:
+        return SEARCHED
+    stats[STAT_NETWORK_LEAVES] += 1
+    _leaf_value(hands[child], state.leaders[child], net, x, value)
+    for s in range(3):
+        value[s] += taken[child, s]
+    return NETWORK_LEAF
+
+
+@njit_inline
+def _chances_leaf(state, child, winner, match, net, x, grid, value, stats):
+    """Chances: is ``child`` (after a trick won by ``winner``) a leaf? The match
+    is over, or the hand's last trick is forced, or the search stops there, or
+    the table knows it; ``value`` gets the chances. A boundary the table does
+    not know is marked to be kept when it is finished."""
+    hands, taken = state.hands, state.taken
+    needs, chances, table = match
+    if taken[child, winner] >= needs[winner]:  # the match is over
+        _sure_win(value, winner)
+        return EXACT_LEAF
+    n0 = needs[0] - taken[child, 0]
+    n1 = needs[1] - taken[child, 1]
+    n2 = needs[2] - taken[child, 2]
+    h0 = hands[child, 0]
+    if h0 & (h0 - 1) == 0:  # one card each, or none: the hand's last trick
+        if h0:
+            c0, c1, c2 = last_trick(hands, state.leaders, child)
+            winner = (winner + trick_winner(c0, c1, c2)) % 3
+            points = coin_count(c0) + coin_count(c1) + coin_count(c2)
+            n0 -= points if winner == 0 else 0
+            n1 -= points if winner == 1 else 0
+            n2 -= points if winner == 2 else 0
+        if min(n0, n1, n2) <= 0:
+            _sure_win(value, winner)
+        else:
+            value[0], value[1], value[2] = next_hand_chances(n0, n1, n2, winner, chances)
+        return EXACT_LEAF
+    if state.depth[child] == 0:
+        stats[STAT_NETWORK_LEAVES] += 1
+        _leaf_value(hands[child], winner, net, x, value)
+        coins = popcount((h0 | hands[child, 1] | hands[child, 2]) & COINS_MASK)
+        _points_to_chances(value[0], value[1], value[2], n0, n1, n2, coins, chances, grid, value)
+        return NETWORK_LEAF
+    keys, kept, word = table
+    mask = keys.shape[0] - 1
+    if mask < 0:
+        return SEARCHED
+    key_a, key_b = match_key(
+        h0, hands[child, 1], hands[child, 2], winner, state.depth[child], n0, n1, n2
+    )
+    slot = _match_find(keys, key_a, key_b, word, mask)
+    if slot >= 0:
+        stats[STAT_TT_HITS] += 1
+        _copy_vector(value, kept[slot])
+        return EXACT_LEAF
+    state.tt_key[child, 0] = key_a
+    state.tt_key[child, 1] = key_b
+    state.tt_slot[child] = 1
+    return SEARCHED
+
+
+@njit_inline
+def _keep_chances(state, ply, match, value, stats):
+    """The boundary at ``ply`` is finished with ``value``: into the match table."""
+    keys, kept, word = match.table
+    stats[STAT_TT_STORES] += 1
+    key_a, key_b = state.tt_key[ply, 0], state.tt_key[ply, 1]
+    cards = popcount(state.hands[ply, 0])
+    _match_store(keys, kept, key_a, key_b, word, cards, value, keys.shape[0] - 1)
+
+
+@njit
+def _match_move_score(card, n_trick, c0, c1, need):
+    """How good ``card`` looks for the mover, whose need is ``need``: last to play,
+    a trick it wins (and the match, above all) by its Coins, else keeping its
+    own Coins back; earlier in the trick, keeping Coins back."""
+    if n_trick == 2 and trick_winner(c0, c1, card) == 2:
+        coins = coin_count(c0) + coin_count(c1) + coin_count(card)
+        return (100 if coins >= need else 2) + coins
+    return -coin_count(card)
+
+
+@njit_inline
+def _limited_moves(kind, state, needs, ply):
+    """Write the node's moves to ``moves[ply]`` and return how many: one card of
+    each run of equivalents, in index order for points, likely best first for
+    chances (shallow pruning then cuts more)."""
+    hands, trick_cards, moves = state.hands, state.trick_cards, state.moves
+    nt = state.n_trick[ply]
+    mover = (state.leaders[ply] + nt) % 3
+    n = move_representatives(hands[ply, mover], live_cards(hands, trick_cards, ply, nt), moves[ply])
+    if kind == CHANCES:
+        need = needs[mover] - state.taken[ply, mover]
+        for i in range(n):
+            card = moves[ply, i]
+            score = _match_move_score(card, nt, trick_cards[ply, 0], trick_cards[ply, 1], need)
+            _insert_move(moves, state.scores, ply, i, card, score)
+    return n
+
+
+@njit_inline
+def _choose_points(state, ply, mover, card, value, leaf, softness):
+    """Points: the node at ``ply`` takes in the value of its card ``card``
+    (``leaf``: what the child was). The first card's sets the node's choice;
+    where the cards read the network the choice is their average weighted by
+    exp(own points / softness) (0: none), else the mover's preference."""
+    best, best_card, soft = state.best, state.best_card, state.soft
+    top, weights, weighted = state.top, state.weights, state.weighted
+    if best_card[ply] < 0:
+        _copy_vector(best[ply], value)
+        best_card[ply] = card
+        soft[ply] = leaf == NETWORK_LEAF
+        top[ply] = value[mover]
+        weights[ply] = 1.0
+        _copy_vector(weighted[ply], value)
+    elif soft[ply] and softness > 0:
+        if value[mover] > top[ply]:
+            rescale = np.exp((top[ply] - value[mover]) / softness)
+            weights[ply] *= rescale
+            for s in range(3):
+                weighted[ply, s] *= rescale
+            top[ply] = value[mover]
+        weight = np.exp((value[mover] - top[ply]) / softness)
+        weights[ply] += weight
+        for s in range(3):
+            weighted[ply, s] += weight * value[s]
+    elif prefers_estimated_points(
+        mover,
+        value[0],
+        value[1],
+        value[2],
+        card,
+        best[ply, 0],
+        best[ply, 1],
+        best[ply, 2],
+        best_card[ply],
+    ):
+        _copy_vector(best[ply], value)
+        best_card[ply] = card
+
+
+@njit_inline
+def _choose_chances(state, ply, mover, card, value):
+    """Chances: the node at ``ply`` takes in the value of its card ``card`` if
+    the mover prefers it; a sure win ends the node, and so does a value that
+    leaves the parent's mover less than it has (the node is cut)."""
+    best, best_card, leaders, n_trick = state.best, state.best_card, state.leaders, state.n_trick
+    if best_card[ply] >= 0 and not prefers_chances(
+        mover,
+        value[0],
+        value[1],
+        value[2],
+        card,
+        best[ply, 0],
+        best[ply, 1],
+        best[ply, 2],
+        best_card[ply],
+    ):
+        return
+    _copy_vector(best[ply], value)
+    best_card[ply] = card
+    own = value[mover]
+    if np.rint(own * _CHANCE_SCALE) >= _CHANCE_SCALE:
+        state.move_index[ply] = state.n_moves[ply]  # a sure win: no other card is worth more
+    elif ply >= 2 and n_trick[ply] > 0:
+        parent = ply - 1
+        parent_mover = (leaders[parent] + n_trick[parent]) % 3
+        if best_card[parent] >= 0 and best[parent, parent_mover] - (1.0 - own) > _PRUNE_MARGIN:
+            state.cut[ply] = 1  # the parent's mover has better: it never plays this card
+            state.move_index[ply] = state.n_moves[ply]
+
+
+@njit_inline
+def _limited_search(
+    kind, start, net, softness, match, path, values, max_nodes, stop, root_results, stats
+):
+    """The loop of ``estimate_search`` (``kind`` POINTS) and ``match_search``
+    (CHANCES): see the section's head. A points search's ``match`` and a
+    chances search's ``softness`` are placeholders of the right types."""
+    stop = borrowed(stop)
+    root_results = borrowed(root_results)
+    stats = borrowed(stats)
+    state = _limited_state(borrowed(path), borrowed(values))
+    _limited_root(state, start)
+    moves, n_moves, move_index = state.moves, state.n_moves, state.move_index
+    x = np.empty(VALUE_FEATURES)
+    grid = np.empty((2, 13, 13))
+    value = np.empty(3)
+    ply = 0
+    nodes = 0
+    while True:
+        i = move_index[ply]
+        if i < n_moves[ply]:
+            move_index[ply] = i + 1
+            nodes += 1
+            if (max_nodes > 0 and nodes > max_nodes) or (
+                (nodes & _STOP_MASK) == 0 and stop[0] != 0
+            ):
+                stats[STAT_NODES] += nodes
+                return ABORTED
+            child = ply + 1
+            winner = _limited_step(state, ply, moves[ply, i])
+            if kind == POINTS:
+                leaf = _points_leaf(state, child, net, x, value, stats)
+            elif winner >= 0:
+                leaf = _chances_leaf(state, child, winner, match, net, x, grid, value, stats)
+            else:
+                leaf = SEARCHED
+            if leaf == SEARCHED:
+                n_moves[child] = _limited_moves(kind, state, match.needs, child)
+                move_index[child] = 0
+                state.best_card[child] = -1
+                state.cut[child] = 0
+                ply = child
+                continue
+        elif ply == 0:
+            break
+        else:
+            # the node at ``ply`` is finished: its value goes to its parent
+            leaf = NETWORK_LEAF if state.soft[ply] else EXACT_LEAF
+            if kind == POINTS and state.soft[ply] and softness > 0:
+                for s in range(3):
+                    value[s] = state.weighted[ply, s] / state.weights[ply]
+            else:
+                _copy_vector(value, state.best[ply])
+            if kind == CHANCES and state.tt_slot[ply] >= 0:
+                _keep_chances(state, ply, match, value, stats)
+            ply -= 1
+            if state.cut[ply + 1]:
+                continue  # the parent never takes this card
+        # ``value``: the result of the card just tried at ``ply``
+        card = moves[ply, move_index[ply] - 1]
+        if ply == 0:
+            for s in range(3):
+                root_results[move_index[0] - 1, s] = value[s]
+            continue
+        mover = (state.leaders[ply] + state.n_trick[ply]) % 3
+        if kind == POINTS:
+            _choose_points(state, ply, mover, card, value, leaf, softness)
+        else:
+            _choose_chances(state, ply, mover, card, value)
+    stats[STAT_NODES] += nodes
+    return start.count
+
+
+@njit
+def estimate_search(start, net, softness, path, values, max_nodes, stop, root_results, stats):
+    """Estimated max^n points after each card of ``start`` (a ``SearchRoot``),
+    from the root on, into ``root_results[i]``: searched ``start.tricks``
+    tricks deep, the network ``net``
+    (``Net``) valuing the trick boundaries where that stops; a choice the
+    network decides is soft by ``softness`` points (0: the hard max^n choice
+    everywhere). ``path`` and ``values``: ``new_limited_path()``.
+
+    Returns the number of cards searched, or ABORTED when ``max_nodes`` (0: no
+    limit) ran out or ``stop[0]`` was set. ``stats`` (``LIMITED_STATS`` slots)
+    gains nodes and network leaves."""
+    no_table = MatchTable(np.zeros((0, MATCH_KEY_WORDS), dtype=np.int64), np.zeros((0, 3)), 0)
+    no_match = MatchArgs(np.zeros(3, dtype=np.int64), np.zeros((1, 1, 1, 3)), no_table)
+    return _limited_search(
+        POINTS, start, net, softness, no_match, path, values, max_nodes, stop, root_results, stats
+    )
+
+
+@njit
+def match_search(start, net, match, path, values, max_nodes, stop, root_results, stats):
+    """Each seat's chance of winning the match after each card of ``start`` (a
+    ``SearchRoot``), all seats playing for the match, into ``root_results[i]``:
+    searched ``start.tricks`` tricks deep (``TO_THE_END``: exact), the network ``net`` (``Net``) valuing
+    the trick boundaries where that stops. ``match``: ``MatchArgs`` (the match
+    table with no slots: none). ``path`` and ``values``: ``new_limited_path()``.
+
+    Returns the number of cards searched, or ABORTED when ``max_nodes`` (0: no
+    limit) ran out or ``stop[0]`` was set. ``stats`` (``LIMITED_STATS`` slots)
+    gains nodes, table hits and stores, and network leaves."""
+    return _limited_search(
+        CHANCES, start, net, 0.0, match, path, values, max_nodes, stop, root_results, stats
+    )
+
+
 # ----- greedy playouts --------------------------------------------------------------
 #
 # ``analysis.hint`` plays a greedy playout for every card of every sampled
 # deal before its exact solve: compiled, and without the GIL, the playouts of
 # two threads run at once. Random cards (``epsilon``) come from a 64-bit LCG
 # seeded by the caller, so a playout depends only on its arguments, whichever
-# thread runs it. ``analysis.playout`` is the documented face.
+# thread runs it. ``solver.playouts`` is the documented face.
 
 # cards from the lowest rank up, index order within a rank
 RANK_FIRST = np.array(sorted(range(48), key=lambda c: (c % RANKS_PER_SUIT, c)), dtype=np.int64)
@@ -1903,7 +2659,7 @@ def _lowest_rank_card(mask):
 
 @njit
 def greedy_card(hand, t0, t1, n):
-    """The greedy heuristic's card (``analysis.playout``) with ``n`` cards
+    """The greedy heuristic's card (``solver.playouts``) with ``n`` cards
     ``t0, t1`` on the table."""
     if n == 2:
         pot = coin_count(t0) + coin_count(t1)
@@ -1983,722 +2739,3 @@ def play_until(h0, h1, h2, leader, t0, t1, n, epsilon, cards_left, seed):
         points[1],
         points[2],
     )
-
-
-# --- Estimates beyond exact reach: a learned leaf value, a depth-limited max^n search ---
-#
-# ``estimate_search`` plays max^n (RULES.md's preference order, on real-valued
-# vectors) for a few tricks and values the trick-boundary positions where it
-# stops with a small network (``value_net``) trained on exact max^n values
-# (``training/``). Where the network's values decide a seat's choice, the
-# choice is soft: the cards (a run of equivalent ones counting once) are
-# averaged with weights exp(own points / softness), since the network's errors
-# make a choice between near-equal cards a guess; subtrees searched to the end
-# of the hand keep the exact max^n choice. The network sees a position from
-# its leader: each seat's cards with every suit's live cards moved up to the
-# top ranks (only their order within the suit decides tricks), per-suit and
-# Coins counts, the hand size and the Coins left; it outputs each seat's
-# share of the Coins left.
-
-VALUE_FEATURES = 3 * 48 + 3 * 4 + 3 + 2
-ESTIMATE_ABORTED = -1
-_ESTIMATE_TIE = 1e-9  # real-valued points closer than this count as equal
-
-
-@njit
-def value_features(h_leader, h_next, h_third, x):
-    """Fill ``x`` (VALUE_FEATURES floats) for a trick-boundary position seen from its leader."""
-    x[:] = 0.0
-    live = h_leader | h_next | h_third
-    for suit in range(4):
-        top = suit * 12 + 11  # the next rank to give, from the Ace down
-        for card in range(suit * 12 + 11, suit * 12 - 1, -1):
-            if not live >> card & 1:
-                continue
-            seat = 0 if h_leader >> card & 1 else (1 if h_next >> card & 1 else 2)
-            x[seat * 48 + top] = 1.0
-            x[144 + seat * 4 + suit] += 1.0 / 6
-            if suit == 1:
-                x[156 + seat] += 1.0 / 6
-            top -= 1
-    x[159] = popcount(h_leader) / 16.0
-    x[160] = popcount(live & COINS_MASK) / 12.0
-
-
-@njit
-def value_net(h_leader, h_next, h_third, w1, b1, w2, b2, w3, b3, first, last, x):
-    """The network's points for the leader, the next seat and the third, from a
-    trick boundary to the end of the hand (they add up to the Coins left). The
-    weights stack the members of ensembles on their first axis; the shares of
-    the Coins of members ``first`` to ``last - 1`` are averaged."""
-    coins = popcount((h_leader | h_next | h_third) & COINS_MASK)
-    if coins == 0:
-        return 0.0, 0.0, 0.0
-    value_features(h_leader, h_next, h_third, x)
-    n1, n2 = b1.shape[1], b2.shape[1]
-    s0 = s1 = s2 = 0.0
-    for m in range(first, last):
-        a1 = b1[m].copy()
-        for i in range(x.shape[0]):
-            if x[i] != 0.0:
-                xi = x[i]
-                for j in range(n1):
-                    a1[j] += xi * w1[m, i, j]
-        a2 = b2[m].copy()
-        for i in range(n1):
-            if a1[i] > 0.0:
-                ai = a1[i]
-                for j in range(n2):
-                    a2[j] += ai * w2[m, i, j]
-        z0, z1, z2 = b3[m, 0], b3[m, 1], b3[m, 2]
-        for i in range(n2):
-            if a2[i] > 0.0:
-                z0 += a2[i] * w3[m, i, 0]
-                z1 += a2[i] * w3[m, i, 1]
-                z2 += a2[i] * w3[m, i, 2]
-        top = max(z0, z1, z2)
-        e0, e1, e2 = np.exp(z0 - top), np.exp(z1 - top), np.exp(z2 - top)
-        total = e0 + e1 + e2
-        s0 += e0 / total
-        s1 += e1 / total
-        s2 += e2 / total
-    share = coins / (last - first)
-    return s0 * share, s1 * share, s2 * share
-
-
-@njit
-def members_for(hand, split, small, members):
-    """The ensemble members (first, last + 1) that value a position whose leader
-    holds ``hand``: the first ``small`` up to ``split`` cards, the others beyond."""
-    return (0, small) if popcount(hand) <= split else (small, members)
-
-
-@njit
-def _leaf_value(hands, leader, w1, b1, w2, b2, w3, b3, split, small, x, out):
-    """``value_net`` of a trick boundary, written into ``out`` by absolute seat."""
-    first, last = members_for(hands[leader], split, small, b1.shape[0])
-    a, b, c = value_net(
-        hands[leader],
-        hands[(leader + 1) % 3],
-        hands[(leader + 2) % 3],
-        w1,
-        b1,
-        w2,
-        b2,
-        w3,
-        b3,
-        first,
-        last,
-        x,
-    )
-    out[leader] = a
-    out[(leader + 1) % 3] = b
-    out[(leader + 2) % 3] = c
-
-
-@njit
-def _estimate_prefers(mover, a, b):
-    """Does ``mover`` take vector ``a`` over ``b``: more own points, then a smaller
-    larger-opponent (RULES.md's order; index order is the order cards are tried)."""
-    own = a[mover] - b[mover]
-    if own > _ESTIMATE_TIE:
-        return True
-    if own < -_ESTIMATE_TIE:
-        return False
-    p, q = (mover + 1) % 3, (mover + 2) % 3
-    return max(a[p], a[q]) < max(b[p], b[q]) - _ESTIMATE_TIE
-
-
-@njit
-def _limited_path(plies, root, tricks, root_moves, n_root):
-    """The per-ply arrays of a depth-limited search (the estimate's, the
-    match's), the ``root`` position and its cards ``root_moves[:n_root]`` in
-    ply 0 with ``tricks`` tricks to search: hands, leaders, cards in the
-    trick, trick cards, tricks left, moves, move counts and move indices."""
-    hands = np.empty((plies, 3), dtype=np.int64)
-    leaders = np.empty(plies, dtype=np.int64)
-    n_trick = np.empty(plies, dtype=np.int64)
-    trick_cards = np.full((plies, 2), -1, dtype=np.int64)
-    depth = np.empty(plies, dtype=np.int64)
-    moves = np.empty((plies, 16), dtype=np.int64)
-    n_moves = np.empty(plies, dtype=np.int64)
-    move_index = np.empty(plies, dtype=np.int64)
-    _set_root(hands, leaders, n_trick, trick_cards, root)
-    depth[0] = tricks
-    moves[0, :n_root] = root_moves[:n_root]
-    n_moves[0] = n_root
-    move_index[0] = 0
-    return hands, leaders, n_trick, trick_cards, depth, moves, n_moves, move_index
-
-
-@njit
-def estimate_search(
-    root,
-    tricks,
-    root_moves,
-    n_root,
-    w1,
-    b1,
-    w2,
-    b2,
-    w3,
-    b3,
-    split,
-    small,
-    softness,
-    max_nodes,
-    stop,
-    root_results,
-    stats,
-):
-    """Max^n to the end of ``tricks`` tricks (the current one counts), the network
-    (``_leaf_value``) at the trick boundaries where it stops, for the root
-    cards ``root_moves[:n_root]`` of the position ``root`` (``root_array``).
-    Below the root, a choice whose cards lead to a network value is soft with
-    ``softness`` points (above 0; 0: the hard max^n choice everywhere).
-
-    ``root_results[i]`` gets the three seats' points (from the root on) after
-    ``root_moves[i]``. Returns ``n_root``, or ``ESTIMATE_ABORTED`` when
-    ``max_nodes`` (0: no limit) ran out or ``stop[0]`` was set. ``stats`` gains
-    nodes (0) and network calls (1).
-    """
-    hands, leaders, n_trick, trick_cards, depth, moves, n_moves, move_index = _limited_path(
-        MAX_PLY, root, tricks, root_moves, n_root
-    )
-    best = np.empty((MAX_PLY, 3))
-    # the soft choice: whether the node's cards read the network (all of them
-    # or none: each leaves the same cards to play, so the first card tells),
-    # and the running weighted sum of their vectors (weights relative to the top)
-    estimated = np.zeros(MAX_PLY, dtype=np.bool_)
-    top = np.empty(MAX_PLY)
-    weights = np.empty(MAX_PLY)
-    weighted = np.empty((MAX_PLY, 3))
-    winner = np.empty(MAX_PLY, dtype=np.int64)
-    points = np.empty(MAX_PLY, dtype=np.int64)
-    x = np.empty(VALUE_FEATURES)
-    value = np.empty(3)
-    value_estimated = False
-    ply = 0
-    nodes = 0
-    while True:
-        i = move_index[ply]
-        if i < n_moves[ply]:
-            move_index[ply] = i + 1
-            nodes += 1
-            if (max_nodes > 0 and nodes > max_nodes) or (
-                (nodes & _STOP_MASK) == 0 and stop[0] != 0
-            ):
-                stats[0] += nodes
-                return ESTIMATE_ABORTED
-            card = moves[ply, i]
-            child = ply + 1
-            winner[ply] = play_card(hands, leaders, n_trick, trick_cards, ply, card)
-            depth[child] = depth[ply]
-            if winner[ply] >= 0:
-                points[ply] = (
-                    coin_count(trick_cards[ply, 0])
-                    + coin_count(trick_cards[ply, 1])
-                    + coin_count(card)
-                )
-                depth[child] -= 1
-            if n_trick[child] == 0 and (hands[child, 0] | hands[child, 1] | hands[child, 2]) == 0:
-                value[:] = 0.0
-                value_estimated = False
-            elif n_trick[child] == 0 and depth[child] == 0:
-                stats[1] += 1
-                _leaf_value(
-                    hands[child], leaders[child], w1, b1, w2, b2, w3, b3, split, small, x, value
-                )
-                value_estimated = True
-            else:
-                live = hands[child, 0] | hands[child, 1] | hands[child, 2]
-                for j in range(n_trick[child]):
-                    live |= 1 << trick_cards[child, j]
-                child_mover = (leaders[child] + n_trick[child]) % 3
-                n_moves[child] = move_representatives(hands[child, child_mover], live, moves[child])
-                move_index[child] = 0
-                ply = child
-                continue
-        elif ply == 0:
-            break
-        else:
-            value_estimated = estimated[ply]
-            if value_estimated and softness > 0:
-                value[:] = weighted[ply] / weights[ply]
-            else:
-                value[:] = best[ply]
-            ply -= 1
-        # ``value`` is the result of the card just tried at ``ply``
-        if winner[ply] >= 0:
-            value[winner[ply]] += points[ply]
-        if ply == 0:
-            root_results[move_index[0] - 1, :3] = value
-            continue
-        mover = (leaders[ply] + n_trick[ply]) % 3
-        if move_index[ply] == 1:
-            best[ply] = value
-            estimated[ply] = value_estimated
-            top[ply] = value[mover]
-            weights[ply] = 1.0
-            weighted[ply] = value
-            continue
-        if estimated[ply] and softness > 0:
-            if value[mover] > top[ply]:
-                rescale = np.exp((top[ply] - value[mover]) / softness)
-                weights[ply] *= rescale
-                weighted[ply] *= rescale
-                top[ply] = value[mover]
-            weight = np.exp((value[mover] - top[ply]) / softness)
-            weights[ply] += weight
-            weighted[ply] += weight * value
-        elif _estimate_prefers(mover, value, best[ply]):
-            best[ply] = value
-    stats[0] += nodes
-    return n_root
-
-
-# ===== Match-aware values ==================================================
-#
-# ``match_search`` is max^n over each seat's chance of winning the match
-# (RULES.md, "Values of a position in a match"). A trick that takes its
-# winner to the target ends the match (1 for the winner, 0 for the others);
-# the end of the hand reads the next-hands table (``solver.next_hands``) at
-# the needs left, the last trick's winner leading. Searched to the end of the
-# hand the values are exact; with a depth of ``tricks`` tricks the trick
-# boundaries where it stops are valued by the value network's points turned
-# into chances (``_points_to_chances``), an estimate (the hand's last trick,
-# forced, is always played out).
-#
-# The mover's preference (``_chance_prefers``) is a strict order, chances
-# rounded to ``CHANCE_DECIMALS`` decimals, so cards can be tried in any order:
-# the table's best card first, then by ``_match_move_score``. Two cuts, neither
-# of which changes a value: a node whose mover has found a sure win takes no
-# other card (every sure win is the same vector), and shallow pruning inside a
-# trick, never below the root's own cards (the chances add up to 1, so a mover
-# sure of L leaves its parent's mover at most 1 - L). Trick boundaries are
-# kept in a table of the caller's, in buckets of four: keys are the three
-# hands (each suit's live cards renumbered by rank), the leader, the needs (each below 64: the caller caps them) and the
-# tricks left to search (``MATCH_TO_THE_END`` when searching to the end), with
-# a word the caller chooses per table of chances and network, so entries stay
-# valid from one search to the next.
-
-CHANCE_DECIMALS = 9
-_CHANCE_SCALE = 10.0**CHANCE_DECIMALS
-_PRUNE_MARGIN = 2e-9  # one rounding unit, and far above a sum's rounding error
-MATCH_ABORTED = -1
-MATCH_TO_THE_END = 63  # ``tricks`` for an exact search
-# a table slot: three key words, the caller's word, then the best card and
-# (from bit 8) the cards left, which decides what a full bucket gives up
-MATCH_KEY_WORDS = 5
-_MATCH_BUCKET = 4
-_MATCH_PLY = 50  # 48 cards, the root and a spare
-_MIX_A, _MIX_B, _MIX_C = 0x1E3779B97F4A7C15, 0x3F58476D1CE4E5B9, 0x14D049BB133111EB
-_LOW_63 = (1 << 63) - 1
-
-
-@njit
-def _chance_prefers(mover, a0, a1, a2, card_a, b0, b1, b2, card_b):
-    """Does ``mover`` take chances a (by ``card_a``) over b (by ``card_b``)? Its own
-    chance, then the smaller of its opponents' larger chance, each rounded to
-    ``CHANCE_DECIMALS`` decimals, then the first card in index order."""
-    if mover == 0:
-        own_a, opp_a, own_b, opp_b = a0, max(a1, a2), b0, max(b1, b2)
-    elif mover == 1:
-        own_a, opp_a, own_b, opp_b = a1, max(a0, a2), b1, max(b0, b2)
-    else:
-        own_a, opp_a, own_b, opp_b = a2, max(a0, a1), b2, max(b0, b1)
-    own_a = np.rint(own_a * _CHANCE_SCALE)
-    own_b = np.rint(own_b * _CHANCE_SCALE)
-    if own_a != own_b:
-        return own_a > own_b
-    opp_a = np.rint(opp_a * _CHANCE_SCALE)
-    opp_b = np.rint(opp_b * _CHANCE_SCALE)
-    if opp_a != opp_b:
-        return opp_a < opp_b
-    return card_a < card_b
-
-
-@njit
-def next_hand_chances(n0, n1, n2, leader, table):
-    """Seats 0, 1, 2's chances from the start of a hand that ``leader`` leads with
-    needs n0, n1, n2 (each at least 1), from ``table[leader's, next's, third's
-    need - 1]`` (needs beyond the table read as its largest)."""
-    most = table.shape[0]
-    m0 = min(n0, most) - 1
-    m1 = min(n1, most) - 1
-    m2 = min(n2, most) - 1
-    if leader == 0:
-        return table[m0, m1, m2, 0], table[m0, m1, m2, 1], table[m0, m1, m2, 2]
-    if leader == 1:
-        return table[m1, m2, m0, 2], table[m1, m2, m0, 0], table[m1, m2, m0, 1]
-    return table[m2, m0, m1, 1], table[m2, m0, m1, 2], table[m2, m0, m1, 0]
-
-
-@njit
-def _points_to_chances(e0, e1, e2, n0, n1, n2, coins, table, grid, out):
-    """Chances from estimated points for the rest of the hand (e0 + e1 + e2 =
-    ``coins``) and the needs: the Coins fall one at a time, each to seat s
-    with probability e_s / coins; the first seat to reach its need wins; if
-    none does, the next hand is read from the table at the needs left, each
-    seat alike likely to lead it. ``grid``: (2, 13, 13) floats of scratch."""
-    out[0] = 0.0
-    out[1] = 0.0
-    out[2] = 0.0
-    q0 = max(e0, 0.0)
-    q1 = max(e1, 0.0)
-    q2 = max(e2, 0.0)
-    spread = q0 + q1 + q2
-    if spread <= 0.0:
-        q0, q1, q2, spread = 1.0, 1.0, 1.0, 3.0
-    q0 /= spread
-    q1 /= spread
-    q2 /= spread
-    grid[0, :, :] = 0.0
-    grid[0, 0, 0] = 1.0
-    now = 0
-    for fallen in range(coins):
-        nxt = 1 - now
-        grid[nxt, :, :] = 0.0
-        for x0 in range(fallen + 1):
-            for x1 in range(fallen + 1 - x0):
-                p = grid[now, x0, x1]
-                if p == 0.0:
-                    continue
-                x2 = fallen - x0 - x1
-                if x0 + 1 >= n0:
-                    out[0] += p * q0
-                else:
-                    grid[nxt, x0 + 1, x1] += p * q0
-                if x1 + 1 >= n1:
-                    out[1] += p * q1
-                else:
-                    grid[nxt, x0, x1 + 1] += p * q1
-                if x2 + 1 >= n2:
-                    out[2] += p * q2
-                else:
-                    grid[nxt, x0, x1] += p * q2
-        now = nxt
-    for x0 in range(coins + 1):
-        for x1 in range(coins + 1 - x0):
-            p = grid[now, x0, x1]
-            if p == 0.0:
-                continue
-            x2 = coins - x0 - x1
-            for leader in range(3):
-                c0, c1, c2 = next_hand_chances(n0 - x0, n1 - x1, n2 - x2, leader, table)
-                out[0] += p * c0 / 3
-                out[1] += p * c1 / 3
-                out[2] += p * c2 / 3
-
-
-@njit
-def _match_bucket(key_a, key_b, key_c, mask):
-    """The first slot of a key's bucket: the high bits of a multiplicative hash
-    of its three words (in 63 bits, so plain Python gives the same slots)."""
-    x = (int(key_a) * _MIX_A + int(key_b) * _MIX_B + int(key_c) * _MIX_C) & _LOW_63
-    return (x >> (63 - popcount(mask))) & ~(_MATCH_BUCKET - 1)
-
-
-@njit
-def _renumbered(h0, h1, h2):
-    """The hands with each suit's live cards renumbered 0, 1, 2 ... from the lowest:
-    only their order within the suit decides tricks, so positions that differ
-    only in which cards are gone share a table entry."""
-    r0 = 0
-    r1 = 0
-    r2 = 0
-    live = h0 | h1 | h2
-    for suit in range(4):
-        rest = (live >> (12 * suit)) & 0xFFF
-        bit = 1 << (12 * suit)
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            card = low << (12 * suit)
-            if h0 & card:
-                r0 |= bit
-            elif h1 & card:
-                r1 |= bit
-            else:
-                r2 |= bit
-            bit <<= 1
-    return r0, r1, r2
-
-
-@njit
-def _match_move_score(card, n_trick, c0, c1, need):
-    """How good ``card`` looks for the mover, whose need is ``need``: last to play,
-    a trick it wins (and the match, above all) by its Coins, else keeping its
-    own Coins back; earlier in the trick, keeping Coins back."""
-    if n_trick == 2:
-        if trick_winner(c0, c1, card) == 2:
-            coins = coin_count(c0) + coin_count(c1) + coin_count(card)
-            return (100 if coins >= need else 2) + coins
-        return -coin_count(card)
-    return -coin_count(card)
-
-
-@njit
-def match_search(
-    root,
-    needs0,
-    tricks,
-    root_moves,
-    n_root,
-    table,
-    w1,
-    b1,
-    w2,
-    b2,
-    w3,
-    b3,
-    split,
-    small,
-    tt_keys,
-    tt_values,
-    tt_word,
-    max_nodes,
-    stop,
-    root_results,
-    stats,
-):
-    """Each seat's chance of winning the match after each root card
-    ``root_moves[:n_root]`` of the position ``root`` (``root_array``; into
-    ``root_results[i]``), all seats then playing
-    for the match, searching ``tricks`` tricks (the current one counts;
-    ``MATCH_TO_THE_END``: exact) and valuing the boundaries where that stops
-    with the network (w1 ... b3) as ``_points_to_chances`` does.
-
-    ``needs0``: each seat's need at the root (1 to 63). ``tt_keys`` (slots x
-    ``MATCH_KEY_WORDS``, slots a power of two from 4; none: no table) and
-    ``tt_values`` (slots x 3) keep trick boundaries, marked ``tt_word`` (not
-    0). Returns ``n_root``, or ``MATCH_ABORTED`` when ``max_nodes`` (0: no
-    limit) ran out or ``stop[0]`` was set. ``stats`` gains nodes (0),
-    network leaves (1), table hits (2) and stores (3).
-    """
-    hands, leaders, n_trick, trick_cards, depth, moves, n_moves, move_index = _limited_path(
-        _MATCH_PLY, root, tricks, root_moves, n_root
-    )
-    needs = np.empty((_MATCH_PLY, 3), dtype=np.int64)
-    for s in range(3):
-        needs[0, s] = needs0[s]
-    scores = np.empty(16, dtype=np.int64)
-    best = np.empty((_MATCH_PLY, 3))
-    best_card = np.full(_MATCH_PLY, -1, dtype=np.int64)
-    pruned = np.zeros(_MATCH_PLY, dtype=np.int64)
-    stored = np.zeros(_MATCH_PLY, dtype=np.int64)  # 1: store the node's value when finished
-    keys = np.empty((_MATCH_PLY, 3), dtype=np.int64)
-    value = np.empty(3)
-    x = np.empty(VALUE_FEATURES)
-    grid = np.empty((2, 13, 13))
-    mask = tt_keys.shape[0] - 1
-    ply = 0
-    nodes = 0
-    while True:
-        i = move_index[ply]
-        child_pruned = False
-        if i < n_moves[ply]:
-            move_index[ply] = i + 1
-            nodes += 1
-            if (max_nodes > 0 and nodes > max_nodes) or (
-                (nodes & _STOP_MASK) == 0 and stop[0] != 0
-            ):
-                stats[0] += nodes
-                return MATCH_ABORTED
-            card = moves[ply, i]
-            child = ply + 1
-            winner = play_card(hands, leaders, n_trick, trick_cards, ply, card)
-            for s in range(3):
-                needs[child, s] = needs[ply, s]
-            depth[child] = depth[ply]
-            leaf = False
-            if winner >= 0:
-                needs[child, winner] -= (
-                    coin_count(trick_cards[ply, 0])
-                    + coin_count(trick_cards[ply, 1])
-                    + coin_count(card)
-                )
-                if depth[ply] < MATCH_TO_THE_END:
-                    depth[child] = depth[ply] - 1
-                h0 = hands[child, 0]
-                h1 = hands[child, 1]
-                h2 = hands[child, 2]
-                leaf = True
-                if needs[child, winner] <= 0:  # the match is over
-                    value[:] = 0.0
-                    value[winner] = 1.0
-                elif h0 & (h0 - 1) == 0:  # one card each, or none: the hand's last trick
-                    if h0:
-                        c0 = popcount(hands[child, winner] - 1)
-                        c1 = popcount(hands[child, (winner + 1) % 3] - 1)
-                        c2 = popcount(hands[child, (winner + 2) % 3] - 1)
-                        winner = (winner + trick_winner(c0, c1, c2)) % 3
-                        needs[child, winner] -= coin_count(c0) + coin_count(c1) + coin_count(c2)
-                    if needs[child, winner] <= 0:
-                        value[:] = 0.0
-                        value[winner] = 1.0
-                    else:
-                        value[0], value[1], value[2] = next_hand_chances(
-                            needs[child, 0], needs[child, 1], needs[child, 2], winner, table
-                        )
-                elif depth[child] == 0:
-                    stats[1] += 1
-                    coins = popcount((h0 | h1 | h2) & COINS_MASK)
-                    first, last = members_for(hands[child, winner], split, small, b1.shape[0])
-                    e = value_net(
-                        hands[child, winner],
-                        hands[child, (winner + 1) % 3],
-                        hands[child, (winner + 2) % 3],
-                        w1,
-                        b1,
-                        w2,
-                        b2,
-                        w3,
-                        b3,
-                        first,
-                        last,
-                        x,
-                    )
-                    _points_to_chances(
-                        e[(3 - winner) % 3],
-                        e[(4 - winner) % 3],
-                        e[(5 - winner) % 3],
-                        needs[child, 0],
-                        needs[child, 1],
-                        needs[child, 2],
-                        coins,
-                        table,
-                        grid,
-                        value,
-                    )
-                elif mask >= 0:
-                    r0, r1, r2 = _renumbered(h0, h1, h2)
-                    key_a = r0 | (winner << 48) | (depth[child] << 50)
-                    key_b = r1 | (needs[child, 0] << 48) | (needs[child, 1] << 54)
-                    key_c = r2 | (needs[child, 2] << 48)
-                    bucket = _match_bucket(key_a, key_b, key_c, mask)
-                    leaf = False
-                    for at in range(bucket, bucket + _MATCH_BUCKET):
-                        if (
-                            tt_keys[at, 3] == tt_word
-                            and tt_keys[at, 0] == key_a
-                            and tt_keys[at, 1] == key_b
-                            and tt_keys[at, 2] == key_c
-                        ):
-                            stats[2] += 1
-                            value[:] = tt_values[at]
-                            leaf = True
-                            break
-                    if not leaf:
-                        stored[child] = 1
-                        keys[child, 0] = key_a
-                        keys[child, 1] = key_b
-                        keys[child, 2] = key_c
-            if not leaf:
-                live = hands[child, 0] | hands[child, 1] | hands[child, 2]
-                nt = n_trick[child]
-                for j in range(nt):
-                    live |= 1 << trick_cards[child, j]
-                child_mover = (leaders[child] + nt) % 3
-                n = move_representatives(hands[child, child_mover], live, moves[child])
-                # likely best first (shallow pruning cuts more): the score, then the
-                # cheaper card; an insertion sort, n <= 16
-                for a in range(n):
-                    card = moves[child, a]
-                    score = _match_move_score(
-                        card,
-                        nt,
-                        trick_cards[child, 0],
-                        trick_cards[child, 1],
-                        needs[child, child_mover],
-                    )
-                    b = a
-                    while b > 0 and scores[b - 1] < score:
-                        moves[child, b] = moves[child, b - 1]
-                        scores[b] = scores[b - 1]
-                        b -= 1
-                    moves[child, b] = card
-                    scores[b] = score
-                n_moves[child] = n
-                move_index[child] = 0
-                best_card[child] = -1
-                pruned[child] = 0
-                ply = child
-                continue
-        elif ply == 0:
-            break
-        else:
-            # the node at ``ply`` is finished (or cut): its value goes to its parent
-            value[:] = best[ply]
-            child_pruned = pruned[ply] != 0
-            if stored[ply]:
-                stored[ply] = 0
-                stats[3] += 1
-                _match_store(
-                    tt_keys,
-                    tt_values,
-                    keys[ply, 0],
-                    keys[ply, 1],
-                    keys[ply, 2],
-                    tt_word,
-                    best[ply],
-                    mask,
-                )
-            ply -= 1
-        # ``value``: the chances after the card just tried at ``ply``
-        if child_pruned:
-            continue
-        card = moves[ply, move_index[ply] - 1]
-        if ply == 0:
-            root_results[move_index[0] - 1, :3] = value
-            continue
-        mover = (leaders[ply] + n_trick[ply]) % 3
-        if best_card[ply] >= 0 and not _chance_prefers(
-            mover,
-            value[0],
-            value[1],
-            value[2],
-            card,
-            best[ply, 0],
-            best[ply, 1],
-            best[ply, 2],
-            best_card[ply],
-        ):
-            continue
-        best[ply] = value
-        best_card[ply] = card
-        own = value[mover]
-        if np.rint(own * _CHANCE_SCALE) >= _CHANCE_SCALE:
-            move_index[ply] = n_moves[ply]  # a sure win: no other card is worth more
-        elif ply >= 2 and n_trick[ply] > 0:
-            parent = ply - 1
-            parent_mover = (leaders[parent] + n_trick[parent]) % 3
-            if best_card[parent] >= 0 and best[parent, parent_mover] - (1.0 - own) > _PRUNE_MARGIN:
-                pruned[ply] = 1  # the parent's mover has better: it never plays this card
-                move_index[ply] = n_moves[ply]
-    stats[0] += nodes
-    return n_root
-
-
-@njit
-def _match_store(tt_keys, tt_values, key_a, key_b, key_c, tt_word, value, mask):
-    """Keep a finished trick boundary: in its own slot if the bucket has it, else
-    in a free or stale slot, else in place of the entry with the fewest cards."""
-    bucket = _match_bucket(key_a, key_b, key_c, mask)
-    cards = popcount(key_a & 0xFFFFFFFFFFFF)
-    victim = bucket
-    for at in range(bucket, bucket + _MATCH_BUCKET):
-        if tt_keys[at, 3] != tt_word:
-            victim = at
-            break
-        if tt_keys[at, 0] == key_a and tt_keys[at, 1] == key_b and tt_keys[at, 2] == key_c:
-            victim = at
-            break
-        if tt_keys[at, 4] < tt_keys[victim, 4]:
-            victim = at
-    tt_keys[victim, 0] = key_a
-    tt_keys[victim, 1] = key_b
-    tt_keys[victim, 2] = key_c
-    tt_keys[victim, 3] = tt_word
-    tt_keys[victim, 4] = cards
-    tt_values[victim] = value

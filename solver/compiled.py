@@ -17,10 +17,10 @@ from numba.core.dispatcher import Dispatcher
 
 from . import _kernels
 from .evaluator import search_card_results
+from .match_values import solve_match
 from .position import Position
 from .solve import solve
 from .table import TranspositionTable
-from .winning import solve_match
 
 # Seconds a cold compile of KERNELS takes on the 2-core development machine, idle
 # and busy, for the notices (``python -m benchmarks.solver`` measures it: its
@@ -86,7 +86,7 @@ def warm_up() -> float:
     search_card_results(Position.parse(_WARM_UP_POSITION), 1)
     solve_match(_WARM_UP_POSITION, 15)
     TranspositionTable(_SMALLEST_MB, grow_to=2 * _SMALLEST_MB).grow(_kernels.PARANOID_BUCKET)
-    # the playouts, with the argument types ``analysis.playout`` passes
+    # the playouts, with the argument types ``solver.playouts`` passes
     hands = Position.parse(_WARM_UP_POSITION).hands
     _kernels.play_until(*hands, 0, -1, -1, 0, 0.5, 0, 1)
     _kernels.greedy_card(hands[0], -1, -1, 0)

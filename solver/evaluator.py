@@ -12,8 +12,9 @@ The values are estimates: real numbers of points, not proofs.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 import numpy as np
@@ -97,10 +98,10 @@ class ValueNet:
                     f"value network: {name} has shape {getattr(self, name).shape}, expected {shape}"
                 )
 
-    @property
-    def arrays(self) -> tuple:
+    @cached_property
+    def kernel_net(self) -> k.Net:
         """What the kernels take: the weights, ``split`` and ``small``."""
-        return self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.split, self.small
+        return k.Net(self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.split, self.small)
 
     def value(self, position: Position) -> tuple[float, float, float]:
         """The network's points for seats 0, 1, 2 from a trick boundary (no card on
@@ -111,7 +112,7 @@ class ValueNet:
         k._leaf_value(
             np.array(position.hands, dtype=np.int64),
             position.leader,
-            *self.arrays,
+            self.kernel_net,
             np.empty(k.VALUE_FEATURES),
             out,
         )
@@ -126,6 +127,18 @@ def stacked(array: np.ndarray, name: str) -> np.ndarray:
     if array.ndim != single + 1:
         raise CoinsError(f"value network: {name} has {array.ndim} dimensions, not {single + 1}")
     return array
+
+
+_thread = threading.local()
+
+
+def limited_path() -> tuple[np.ndarray, np.ndarray]:
+    """This thread's per-ply arrays for the depth-limited searches
+    (``_kernels.new_limited_path``), made once: every search starts them afresh."""
+    path = getattr(_thread, "limited_path", None)
+    if path is None:
+        path = _thread.limited_path = k.new_limited_path()
+    return path
 
 
 @cache
@@ -176,30 +189,28 @@ def search_card_results(
         representatives = np.array([r for r in representatives if r in wanted], dtype=np.int64)
         count = len(representatives)
     threads = max(1, min(threads, count))
-    stats = np.zeros((threads, 2), dtype=np.int64)
+    stats = np.zeros((threads, k.LIMITED_STATS), dtype=np.int64)
     shares = [np.ascontiguousarray(representatives[t::threads]) for t in range(threads)]
     parts = [np.zeros((len(share), 3)) for share in shares]
 
     def search(t: int, budget: int, stop: np.ndarray) -> int:
         found = k.estimate_search(
-            root,
-            tricks,
-            shares[t],
-            len(shares[t]),
-            *net.arrays,
+            k.SearchRoot(root, tricks, shares[t], len(shares[t])),
+            net.kernel_net,
             softness,
+            *limited_path(),
             budget,
             stop,
             parts[t],
             stats[t],
         )
-        if found == k.ESTIMATE_ABORTED:
+        if found == k.ABORTED:
             stop[0] = 1  # the others' results would be of no use
         return found
 
     answers = run_searches(search, threads, max_nodes, deadline)
-    nodes = int(stats[:, 0].sum())
-    if k.ESTIMATE_ABORTED in answers:
+    nodes = int(stats[:, k.STAT_NODES].sum())
+    if k.ABORTED in answers:
         raise BudgetExhausted
     by_representative = {}
     for share, part in zip(shares, parts):

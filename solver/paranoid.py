@@ -12,6 +12,7 @@ games each test plays, and how a budget is shared, follow the
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import InitVar, dataclass, field
@@ -114,6 +115,9 @@ class ParanoidSearch:
         self.paused: dict[tuple, _PausedTest] = {}
         # what the tests have proven: [low, high] points by ``_seat_key``
         self.proven: dict[tuple, list[int]] = {}
+        # the rank-free game's tries: (whose try: "first point", "value" or
+        # "ceiling"; the need above ``rank_free_max_need``; denied) -> how many
+        self.rank_free_tries: Counter[tuple[str, bool, bool]] = Counter()
 
     @property
     def nodes(self) -> int:
@@ -125,7 +129,8 @@ class ParanoidSearch:
         nodes deferred to another thread; per side the share of cutoffs
         made by the first card tried; and the probes of the pair's cards in
         the relaxed game that proved the card loses and that did not, with
-        the nodes each kind took."""
+        the nodes each kind took; and the rank-free game's tries
+        (``rank_free_tries``)."""
         total = self.stats.sum(axis=0)
         cutoffs = total[k.STAT_CUTOFFS : k.STAT_CUTOFFS + 12].reshape(2, 3, 2)  # side, trick, later
 
@@ -147,6 +152,10 @@ class ParanoidSearch:
                     ("failed", k.STAT_PROBES_FAILED),
                 )
             },
+            "rank_free_tries": [
+                {"try": kind, "above_max_need": above, "denied": denied, "count": count}
+                for (kind, above, denied), count in sorted(self.rank_free_tries.items())
+            ],
         }
 
     def wins_at_least(
@@ -228,7 +237,9 @@ class ParanoidSearch:
             ):  # not a node a thread
                 if need > 1 and self._first_point_denied(position, seat, search):
                     return self._answer(position, seat, need, False)
-                if self._rank_free_denies(test, search):
+                denied = self._rank_free_denies(test, search)
+                self._count_rank_free("ceiling" if ceiling else "value", need, denied)
+                if denied:
                     return self._answer(position, seat, need, False)
             growing = self.table.can_grow and not self.options & k.NO_TABLE
             budget = self.nodes_left
@@ -285,9 +296,13 @@ class ParanoidSearch:
         if not test.rank_free_due or share < self.threads:
             return False
         denied = self._rank_free_denies(test, lambda *args: search(*args, need=1), share)
+        self._count_rank_free("first point", 1, denied)
         if denied:
             self._answer(position, seat, 1, False)
         return denied
+
+    def _count_rank_free(self, kind: str, need: int, denied: bool) -> None:
+        self.rank_free_tries[kind, need > self.policy.rank_free_max_need, denied] += 1
 
     def _new_test(self, position: Position, seat: int, need: int, ceiling: bool) -> _PausedTest:
         """A test not yet begun, and the games it is to play (``wins_at_least``)."""

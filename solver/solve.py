@@ -16,13 +16,13 @@ from . import checks
 from .cards import SEATS, Card
 from .errors import CoinsError, SolveInterrupted
 from .match import MatchState
+from .match_values import MatchValues, solve_match
 from .maxn import MaxnTable, solve_maxn
 from .paranoid import ParanoidSearch, default_table, solve_paranoid
 from .policy import SearchPolicy, checked_policy
 from .position import Position
 from .table import TranspositionTable
 from .threads import DEFAULT_THREADS
-from .winning import MatchValues, solve_match
 
 MODES = ("paranoid", "maxn", "both")
 
@@ -40,7 +40,7 @@ class SolveResult:
     plays for itself; ``card_results`` maps each card of the mover to the
     three seats' points after it; ``equilibrium_line`` is that play to the
     end. ``search_stats`` profiles the paranoid search (``ParanoidSearch.counters``).
-    With a target, ``match`` holds the match-aware values (``winning.MatchValues``:
+    With a target, ``match`` holds the match-aware values (``match_values.MatchValues``:
     each seat's chance of winning the match, every card's, the line).
     When a budget cut the search short, ``exact`` is False, ``bounds[s]``
     is the proven interval ``(low, high)`` of each seat asked, and what was
@@ -131,7 +131,7 @@ def solve(
     (KeyboardInterrupt) stops the search and raises ``SolveInterrupted``,
     whose ``result`` holds what was proven until then, as a limit would.
     ``target`` (and ``scores``, the match scores when the hand began, default
-    0,0,0) adds the match-aware values of RULES.md (``winning.solve_match``)
+    0,0,0) adds the match-aware values of RULES.md (``match_values.solve_match``)
     after the mode's, within what is left of the budget.
     """
     if isinstance(position, str):

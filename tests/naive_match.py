@@ -65,7 +65,7 @@ class Reference:
         current one counts) and a trick boundary there with more than one card a
         hand is valued by ``points(position)`` (each seat's points to the end of the hand)
         turned into chances by ``points_to_chances``: the twin of the
-        depth-limited ``solver.winning.card_chances``."""
+        depth-limited ``solver.match_values.card_chances``."""
         return self._choose(position, lambda child: self._limited(child, tricks, points))[1]
 
     def _limited(self, child: Position, tricks: int, points) -> tuple[float, ...]:
@@ -112,7 +112,7 @@ def points_to_chances(points, needs, coins: int, reference: Reference) -> tuple[
     add up to ``coins``): the Coins fall one at a time, each to seat s with
     probability points[s] / coins; the first seat to reach its need wins the
     match; when none does, each seat leads the next hand alike often, read from
-    the table at the needs left (``solver.winning``'s account of its estimate)."""
+    the table at the needs left (``solver.match_values``'s account of its estimate)."""
     shares = [max(p, 0.0) for p in points]
     if sum(shares) <= 0:
         shares = [1.0, 1.0, 1.0]

@@ -383,20 +383,6 @@ def test_dask_cluster_gives_the_local_results(tmp_path):
     assert len(by_line(remote)) == 26
 
 
-# ----- the benchmark -----------------------------------------------------------------
-
-
-def test_quick_benchmark_saves_its_report(tmp_path, capsys):
-    from benchmarks import batch as bench
-
-    output = tmp_path / "batch.json"
-    report = bench.main(["--quick", "--output", str(output)])
-    assert json.loads(output.read_text()) == json.loads(json.dumps(report))
-    assert [run["workers"] for run in report["scaling"]["runs"]] == [1, 2]
-    assert report["volume"]["positions"] == bench.QUICK["volume_positions"]
-    assert "speedup" in capsys.readouterr().out
-
-
 def _children(pid: int) -> list[int]:
     out = []
     for task in Path(f"/proc/{pid}/task").iterdir():

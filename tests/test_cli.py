@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from coins import api, cli, notice
+from coins import api, cli, notice, solve_commands
 from solver import Position, solve
 from solver.maxn import solve_maxn
 
@@ -162,7 +162,7 @@ def test_ctrl_c_prints_what_was_proven(capsys, monkeypatch):
         if message.startswith("seat 1"):
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "search_status", lambda: nullcontext(interrupt_at_seat_1))
+    monkeypatch.setattr(solve_commands, "search_status", lambda: nullcontext(interrupt_at_seat_1))
     status, out, err = run(capsys, "solve", ENDING, "--json")
     got = json.loads(out)
     assert status == 130 and err == "coins: interrupted\n"

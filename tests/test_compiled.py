@@ -38,7 +38,7 @@ def test_compiled_after_warm_up():
 SOLVE_AND_COUNT_MISSES = """
 import random
 from numba.core.dispatcher import Dispatcher
-from analysis.playout import greedy_card, playout
+from solver.playouts import greedy_card, playout
 from solver import _kernels, solve, Position
 from solver.compiled import is_compiled
 ready = is_compiled()

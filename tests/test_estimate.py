@@ -11,17 +11,20 @@ from __future__ import annotations
 import math
 import random
 import time
+from importlib import import_module
 
 import numpy as np
 import pytest
 
 from analysis import estimate, preferred_card
-from solver import Card, CoinsError, Position
+from solver import Card, CoinsError, MatchState, Position
 from solver import _kernels as k
 from solver.evaluator import SOFTNESS, ValueNet, default_net, search_card_results
 from solver.maxn import solve_maxn
 from tests.naive_maxn import depth_limited, maxn
 from tests.positions import random_ending
+
+estimate_module = import_module("analysis.estimate")  # the package's ``estimate`` is the function
 
 
 def _close(a, b):
@@ -172,6 +175,28 @@ def test_estimate_beyond_reach_is_marked_and_complete():
     assert set(result.deeper) <= set(position.legal_cards())
 
 
+@pytest.mark.parametrize("match", [None, MatchState(15, (3, 9, 12))])
+def test_points_and_chances_take_separate_paths(monkeypatch, match):
+    """The points never run the match-aware search nor the chances the points
+    search: each path is refused the other's searches, and still answers."""
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the other path's search was called")
+
+    if match is None:
+        monkeypatch.setattr(estimate_module, "solve_match", refused)
+        monkeypatch.setattr(estimate_module, "card_chances", refused)
+    else:
+        monkeypatch.setattr(estimate_module, "solve_maxn", refused)
+        monkeypatch.setattr(estimate_module, "search_card_results", refused)
+    for cards in (4, 12):
+        position = Position.random(3, cards, 2)
+        result = estimate(position, 0.3, match=match)
+        assert result.match == match and set(result.card_results) == set(position.legal_cards())
+        assert result.exact == (cards == 4)
+        assert match is None or result.deeper == ()
+
+
 def test_preferred_card_follows_the_rules_order():
     """Own points first, then the smaller larger opponent, then index order."""
     c = [Card.parse(text) for text in ("2C", "3C", "4C")]
@@ -197,3 +222,20 @@ def test_value_net_checks_its_shapes(tmp_path):
     np.savez(path, w1=net.w1[:-1], b1=net.b1, w2=net.w2, b2=net.b2, w3=net.w3, b3=net.b3)
     with pytest.raises(CoinsError, match="w1"):
         ValueNet.load(str(path))
+
+
+def test_cards_too_close_to_call_are_tied_with_the_best():
+    """An estimate names every card less than ESTIMATE_TIE behind its choice as
+    tied with it; exact values tie only when equal."""
+    from analysis.estimate import ESTIMATE_TIE, Estimate
+
+    position = Position.parse("A5... K2... 43... 0 -")
+    a, five = Card.parse("AC"), Card.parse("5C")
+    for gap, tied in ((ESTIMATE_TIE - 0.01, [a, five]), (ESTIMATE_TIE + 0.01, [a])):
+        values = {five: (1.0 - gap, 0.5, 0.5 + gap), a: (1.0, 0.5, 0.5)}
+        found = Estimate(position, values, exact=False, depth=1, nodes=1, seconds=0.0)
+        assert found.best == a and list(found.tied) == tied
+        assert found.to_json()["tied"] == [str(c) for c in tied]
+    exact = Estimate(position, {a: (1, 0, 1), five: (1, 1, 0)}, True, None, 1, 0.0)
+    assert exact.tied == (five, a)  # the same points: the lower card is the choice
+    assert Estimate(position, {a: (2, 0, 0), five: (1, 1, 0)}, True, None, 1, 0.0).tied == (a,)

@@ -1,8 +1,8 @@
 """Playing for the match above the solver: the estimate, hints, bots, matches from
 given scores, analyses and reviews, and the command line.
 
-Expected values come from ``solver.winning.solve_match``, itself held to its
-naive twin in tests/test_winning.py, and from RULES.md's match rules.
+Expected values come from ``solver.match_values.solve_match``, itself held to its
+naive twin in tests/test_match_values.py, and from RULES.md's match rules.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from solver.match import Hand, Match, MatchError, random_player
 from solver.sampling import resample_position
 
 README_POSITION = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"
-SURE_COIN = ".N.2.6 .6..9 .A..J 1 KO,5C"  # seat 0 wins the match with 6B (tests/test_winning.py)
+SURE_COIN = (
+    ".N.2.6 .6..9 .A..J 1 KO,5C"  # seat 0 wins the match with 6B (tests/test_match_values.py)
+)
 LATE = MatchState(15, (13, 10, 7))
 
 

@@ -21,13 +21,16 @@ import pytest
 from positions import random_ending
 
 from analysis.bots import greedy_bot
-from analysis.hint import Hint, aggregate, hint
+from analysis.evaluators import MatchEvaluator, PlayoutEvaluator, SearchEvaluator
+from analysis.hint import Hint, HintSettings, aggregate, configure, hint
 from analysis.inference import deal_weights, hidden_plays, log_likelihood
-from analysis.playout import greedy_card, play_until, playout
-from solver import CoinsError, Position, Record, solve
+from analysis.reach import EXACT_REACH
+from solver import CoinsError, MatchState, Position, Record, solve
 from solver.cards import Card, parse_hand
+from solver.errors import OptionError
 from solver.match import Hand, random_player
 from solver.maxn import solve_maxn
+from solver.playouts import greedy_card, play_until, playout
 from solver.rules import trick_winner
 from solver.sampling import ViewSampler
 
@@ -144,7 +147,7 @@ def test_random_cards_in_playouts_are_legal_and_seeded():
 
 SEEDED_PLAYOUTS = """
 import json, random
-from analysis.playout import play_until
+from solver.playouts import play_until
 from solver import Position
 print(json.dumps([
     play_until(position.hands, position.leader, position.trick, random.Random(seed), 0.7, seed % 4)
@@ -533,3 +536,83 @@ def test_a_view_before_any_card_is_a_view():
     result = hint(text, samples=3, time_limit=0, seed=1)
     assert result.seat == 0 and result.samples == 3
     assert Record.parse(text) == Record.parse(text + " |")
+
+
+# ----- the settings and evaluator objects, and the older keywords that stand for them
+
+
+def test_the_older_keywords_and_the_objects_give_the_same_hint():
+    record = record_cut(41, 9)
+    view = record.view(record.to_move)
+    match = MatchState(15, (3, 4, 5))
+    cases = [
+        (
+            {"samples": 5, "time_limit": 0, "evaluation": "search", "threads": 1},
+            HintSettings(samples=5, time_limit=0, threads=1),
+            SearchEvaluator(),
+        ),
+        (
+            {"samples": 4, "time_limit": 0, "mode": "paranoid", "horizon": 3, "rollouts": 2},
+            HintSettings(samples=4, time_limit=0),
+            PlayoutEvaluator("paranoid", horizon=3, rollouts=2),
+        ),
+        (
+            {"samples": 3, "time_limit": 0, "match": match, "points": True, "exact_cards": 6},
+            HintSettings(samples=3, time_limit=0),
+            MatchEvaluator(match, exact_cards=6, points=PlayoutEvaluator()),
+        ),
+    ]
+    for keywords, settings, evaluator in cases:
+        older = hint(view, seed=11, **keywords)
+        newer = hint(view, seed=11, settings=settings, evaluator=evaluator)
+        assert older.samples == newer.samples and older.exact == newer.exact
+        assert older.mode == newer.mode and older.evaluation == newer.evaluation
+        assert [e.to_json() for e in older] == [e.to_json() for e in newer], keywords
+
+
+def test_the_keywords_map_onto_the_objects_in_one_place():
+    match = MatchState(10)
+    settings, evaluator = configure(samples=7, sampler="weighted", threads=1)
+    assert settings == HintSettings(samples=7, sampler="weighted", threads=1)
+    assert evaluator == PlayoutEvaluator()
+    assert configure(mode="paranoid", evaluation="search")[1] == PlayoutEvaluator("paranoid")
+    assert configure(evaluation="search", exact_cards=3)[1] == SearchEvaluator(exact_cards=3)
+    # with a match, exact_cards is the match's reach; the points keep the mode's own
+    _, evaluator = configure(match=match, exact_cards=4, points=True, horizon=2)
+    assert evaluator == MatchEvaluator(match, 4, PlayoutEvaluator(horizon=2))
+    assert evaluator.points.exact_cards == EXACT_REACH.hint_points
+    assert configure(match=match)[1] == MatchEvaluator(match, EXACT_REACH.hint_chances)
+
+
+def test_evaluators_take_their_exact_reach_from_one_place():
+    assert PlayoutEvaluator().exact_cards == EXACT_REACH.hint_points
+    assert PlayoutEvaluator("paranoid").exact_cards == EXACT_REACH.hint_guaranteed
+    assert SearchEvaluator().exact_cards == EXACT_REACH.hint_points
+    assert MatchEvaluator(MatchState(15)).exact_cards == EXACT_REACH.hint_chances
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: configure(HintSettings(), samples=3), CoinsError, "give settings or samples"),
+        (lambda: configure(None, SearchEvaluator(), horizon=3), CoinsError, "give evaluator"),
+        (lambda: configure(samples=3, rollout=2), TypeError, "'rollout'"),
+        (lambda: PlayoutEvaluator(exact_cards=-1), OptionError, "exact_cards"),
+        (lambda: PlayoutEvaluator(epsilon=1.5), OptionError, "epsilon"),
+        (lambda: PlayoutEvaluator("both"), CoinsError, "not a hint mode"),
+        (lambda: SearchEvaluator("paranoid"), CoinsError, "mode must be maxn"),
+        (lambda: MatchEvaluator(15), CoinsError, "MatchState"),
+        (
+            lambda: MatchEvaluator(MatchState(15), points=PlayoutEvaluator("paranoid")),
+            CoinsError,
+            "mode must be maxn",
+        ),
+        (lambda: HintSettings(samples=0), OptionError, "samples"),
+        (lambda: HintSettings(threads=0), OptionError, "threads"),
+        (lambda: HintSettings(sampler="clever"), CoinsError, "not a sampler"),
+    ],
+)
+def test_bad_settings_and_evaluators_are_refused_in_one_line(call, error, words):
+    with pytest.raises(error, match=words) as raised:
+        call()
+    assert "\n" not in str(raised.value)

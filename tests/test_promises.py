@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coins import api, cli
+from coins import api, cli, commands
 from coins.cli import OUTPUT_FAILED
 from solver import Position
 from solver.errors import cut_quotes
@@ -149,7 +149,7 @@ def test_version_from_a_source_tree_that_is_not_installed(monkeypatch):
 
     installed = metadata.version("coins-solver")  # this tree's, installed with pip -e
     monkeypatch.setattr(metadata, "version", not_installed)
-    assert cli.version() == f"{installed} (source tree, not installed)"
+    assert commands.version() == f"{installed} (source tree, not installed)"
 
 
 # ----- Ctrl-C keeps what was done --------------------------------------------------------

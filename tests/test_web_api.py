@@ -2,8 +2,8 @@
 
 Expected values: each endpoint answers what its command's ``--json`` prints
 (run here through the command line itself, ``coins.cli.main``), bad input a
-4xx with the library's one-line error, and a burst of requests at once
-comes back whole (``benchmarks.board.load``).
+4xx with the library's one-line error (a burst of requests at once:
+``tests/test_board_benchmark.py``).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
-from benchmarks.board import FULL_HAND, load, post, served  # noqa: E402
 from coins import cli  # noqa: E402
+from coins.web.local import FULL_HAND, post, served  # noqa: E402
 
 ENDING = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"  # README: a six-card ending
 SMALL = "7...2 K.3.. J.6.. 0 - 0,1,0"  # solver/__init__.py's doctest
@@ -192,12 +192,6 @@ def test_a_game_against_two_bots(board):
     assert status == 400 and "not your turn" in body["error"]
 
 
-def test_a_hundred_requests_at_once_all_come_back_right(board):
-    result = load(board, requests=100, timeout=120)
-    assert result["answered"] == result["right"] == 100, result
-    assert result["statuses"] == [200]
-
-
 def test_a_review_shows_its_cards_as_they_are_done_and_a_cancel_keeps_them(board):
     answer = {}
 
@@ -244,3 +238,16 @@ def test_a_cancel_that_overtakes_its_request_stops_the_job_as_it_starts(board):
     assert status == 200 and body["cancelled"] is False  # nothing running yet
     status, body = post(f"{board}/api/solve", {"position": FULL_DEAL, "job": "early-one"})
     assert status == 200 and body["interrupted"] is True and body["exact"] is False
+
+
+def test_the_page_marks_estimated_ties_as_the_review_does():
+    """The board marks as best every estimated card within the review's tie of
+    the best (board.js NEAR_TIE), so its marks and the review's ``best`` agree."""
+    from pathlib import Path
+
+    from analysis.estimate import ESTIMATE_TIE
+    from coins import web
+
+    script = (Path(web.__file__).parent / "static" / "board.js").read_text()
+    (line,) = [line for line in script.splitlines() if line.startswith("const NEAR_TIE = ")]
+    assert float(line.split("=")[1].split(";")[0]) == ESTIMATE_TIE

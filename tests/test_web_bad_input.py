@@ -25,7 +25,7 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2: pip i
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from coins.cli import build_parser  # noqa: E402
+from coins.commands import build_parser  # noqa: E402
 from coins.web.app import ERROR_CHARS, MAX_BODY_BYTES, SEARCHES, WebGame, create_app  # noqa: E402
 from coins.web.fields import command_parsers, fields_of  # noqa: E402
 from solver.errors import QUOTED_CHARS  # noqa: E402

@@ -25,8 +25,8 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
 pytest.importorskip("playwright", reason="Playwright is not installed: pip install '.[test]'")
 
-from benchmarks.board import FULL_HAND, browser, chromium_path, served  # noqa: E402
 from coins import cli  # noqa: E402
+from coins.web.local import FULL_HAND, browser, chromium_path, served  # noqa: E402
 from solver import Position  # noqa: E402
 from solver.errors import CoinsError  # noqa: E402
 

@@ -20,9 +20,9 @@ import time
 
 import numpy as np
 
-from analysis.playout import play_until
 from solver import Position
 from solver.maxn import solve_maxn
+from solver.playouts import play_until
 
 
 def root_position(rng: random.Random, cards: int) -> Position:

@@ -1,7 +1,7 @@
 """The next-hands model of RULES.md: each seat's chance of winning a match from the
 points each seat still needs at the start of a hand and the seat that leads it.
 
-Hands are sampled by self-play of the greedy bot (``analysis.playout``) from
+Hands are sampled by self-play of the greedy bot (``solver.playouts``) from
 random deals: each sampled hand is its sixteen tricks, as (winner counted
 from the leader, Coins in the trick). A dynamic programme over the needs
 then gives the chances: for needs (a, b, c) of the leader, the next seat and
@@ -33,7 +33,7 @@ import time
 import numba
 import numpy as np
 
-from analysis.playout import play_until
+from solver.playouts import play_until
 from solver.rules import deal, first_leader
 
 TRICKS = 16

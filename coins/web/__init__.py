@@ -1,9 +1,10 @@
 """``coins serve``: the board in the browser, a local web application (the ``web`` extra).
 
 ``app.create_app`` builds it on Starlette; uvicorn serves it on 127.0.0.1
-only. ``coins.cli`` registers the command with ``web.register(add)``, as it
-does the other command modules; Starlette and uvicorn are imported only when
-the command runs, so the rest of the command line works without them.
+only. ``coins.cli`` adds the command with ``web.register(add)`` after the
+commands of ``coins.commands``, whose parser the board reads its fields with;
+Starlette and uvicorn are imported only when the command runs, so the rest
+of the command line works without them.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def check_port(port: int) -> None:
 
 
 def register(add) -> None:
-    """Add ``serve`` through ``coins.cli``'s ``add(name, function)`` helper."""
+    """Add ``serve`` through ``coins.commands``' ``add(name, function)`` helper."""
     parser = add("serve", serve_command)
     parser.add_argument(
         "--port",

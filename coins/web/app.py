@@ -41,6 +41,7 @@ from solver import CoinsError, Position, Record
 from solver.cards import HAND_SIZE, SEATS, cards_in
 
 from .. import api
+from ..commands import build_parser
 from .fields import FieldError, command_parsers, read_fields
 from .games import Games, WebGame
 from .jobs import DEFAULT_TIME_LIMIT, Cancelled, Job, Jobs
@@ -83,8 +84,6 @@ SEARCHES: dict[str, Callable[[argparse.Namespace, Job], dict]] = {
 def create_app(time_limit: float = DEFAULT_TIME_LIMIT) -> Starlette:
     """The board's application. ``time_limit``: the most seconds any one search
     may take (a request without a time limit gets it; one asking more is refused)."""
-    from ..cli import build_parser  # here: the command line imports this package
-
     parsers = command_parsers(build_parser())
     jobs = Jobs()
     games = Games()

@@ -394,7 +394,7 @@ async function loadPosition(text, { quiet = false, visited: path = null, remembe
   }
 }
 
-const NEAR_TIE = 0.3;  // estimates closer than this are a tie (analysis.reviews.NEAR_TIE)
+const NEAR_TIE = 0.5;  // estimates closer than this are a tie (analysis.reviews.ESTIMATE_TIE)
 // a value as shown: "-" where there is none, "~" before an estimate
 const points = (value, estimated) => (value === null || value === undefined ? "-"
   : estimated ? `~${value.toFixed(1)}` : `${value}`);

@@ -29,7 +29,7 @@ from . import _kernels as k
 from . import checks
 from .cards import Card
 from .errors import CoinsError
-from .evaluator import ValueNet, default_net
+from .evaluator import ValueNet, default_net, limited_path
 from .match import MatchState, check_match
 from .next_hands import NextHands, default_table
 from .position import Position
@@ -101,7 +101,7 @@ def preferred(card_chances: dict[Card, list[float]], mover: int) -> Card:
     ``CHANCE_DECIMALS`` decimals), then the first in index order."""
     best = None
     for card in card_chances:
-        if best is None or k._chance_prefers(
+        if best is None or k.prefers_chances(
             mover, *card_chances[card], card, *card_chances[best], best
         ):
             best = card
@@ -135,7 +135,7 @@ def card_chances(
     if position.is_terminal:
         raise CoinsError("the hand is over: there is no card to value")
     if tricks is not None:
-        tricks = checks.whole_number(tricks, "tricks", 1, k.MATCH_TO_THE_END - 1)
+        tricks = checks.whole_number(tricks, "tricks", 1, k.TO_THE_END - 1)
     max_nodes = checks.node_limit(max_nodes)
     next_hands = next_hands or default_table()
     net = net or default_net()
@@ -146,25 +146,19 @@ def card_chances(
     live = position.hands[0] | position.hands[1] | position.hands[2] | position.trick_mask
     roots = np.empty(16, dtype=np.int64)
     count = k.move_representatives(hand, live, roots)
-    depth = k.MATCH_TO_THE_END if tricks is None else tricks
+    depth = k.TO_THE_END if tricks is None else tricks
     results = np.zeros((count, 3))
-    stats = np.zeros(4, dtype=np.int64)
+    stats = np.zeros(k.LIMITED_STATS, dtype=np.int64)
     word = _table_word(next_hands, net)
     bits = table_bits(min(position.cards_per_hand, depth + 3))
 
     def search(thread: int, budget: int, stop: np.ndarray) -> int:
         keys, values = _thread_table(bits) if depth > 1 else _NO_TABLE
         return k.match_search(
-            root,
-            needs,
-            depth,
-            roots,
-            count,
-            next_hands.chances,
-            *net.arrays,
-            keys,
-            values,
-            word,
+            k.SearchRoot(root, depth, roots, count),
+            net.kernel_net,
+            k.MatchArgs(needs, next_hands.chances, k.MatchTable(keys, values, word)),
+            *limited_path(),
             budget,
             stop,
             results,
@@ -172,14 +166,14 @@ def card_chances(
         )
 
     (found,) = run_searches(search, 1, max_nodes, deadline)
-    if found == k.MATCH_ABORTED:
+    if found == k.ABORTED:
         raise BudgetExhausted
     by_root = {int(card): [float(v) for v in row] for card, row in zip(roots[:count], results)}
     chances = {
         card: list(by_root[int(k.representative_of(card, hand, live))])
         for card in position.legal_cards()
     }
-    return chances, int(stats[0])
+    return chances, int(stats[k.STAT_NODES])
 
 
 def solve_match(
@@ -258,15 +252,27 @@ def _line(position, state, found, result, max_nodes, deadline, next_hands) -> li
         result.nodes += nodes
 
 
+def forget_tables() -> None:
+    """Start every thread's table of trick boundaries afresh at its next search:
+    for measurements whose node counts must not depend on which thread
+    searched what before."""
+    global _tables_since
+    _tables_since += 1
+
+
+_tables_since = 0
+
+
 def _thread_table(bits: int) -> tuple[np.ndarray, np.ndarray]:
     """This thread's table of trick boundaries, of at least 2^``bits`` slots
-    (made anew, empty, when it was smaller)."""
+    (made anew, empty, when it was smaller or ``forget_tables`` was called)."""
     table = getattr(_thread, "table", None)
-    if table is None or len(table[0]) < 2**bits:
+    if table is None or len(table[0]) < 2**bits or _thread.since != _tables_since:
         table = _thread.table = (
             np.zeros((2**bits, k.MATCH_KEY_WORDS), dtype=np.int64),
             np.zeros((2**bits, 3)),
         )
+        _thread.since = _tables_since
     return table
 
 

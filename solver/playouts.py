@@ -3,9 +3,9 @@
 ``Position.play`` validates every position it makes, which is right for a
 public API and far too slow for thousands of rollouts, so this module plays on
 plain ints: three hand masks, the leader and the cards of the trick so far,
-through the compiled playouts of ``solver._kernels``. Everything here
-assumes valid input (the public callers pass positions that ``Position`` has
-already checked).
+through the compiled playouts of the kernels, taking and returning plain
+Python values. Everything here assumes valid input (the callers pass
+positions that ``Position`` has already checked).
 
 ``greedy_card`` is the heuristic of the ``greedy`` bot and the rollout policy
 of ``hint`` (RULES.md scoring; Coins points only):
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 
-from solver import _kernels as k
+from . import _kernels as k
 
 
 def greedy_card(hand: int, trick: list[int] | tuple[int, ...]) -> int:
@@ -47,7 +47,7 @@ def play_until(
     cards (at once if none does; else that is at the start of a trick);
     returns the hands, the leader and the trick reached, and the points each
     seat won on the way. The random cards come from a seed drawn from ``rng``
-    (compiled: ``solver._kernels.play_until``)."""
+    (compiled: ``_kernels.play_until``)."""
     t0, t1 = (list(trick) + [-1, -1])[:2]
     seed = rng.getrandbits(63) if epsilon else 0
     h0, h1, h2, leader, t0, t1, n, p0, p1, p2 = k.play_until(

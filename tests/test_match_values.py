@@ -14,8 +14,8 @@ from solver import Card, CoinsError, Position, solve
 from solver.errors import OptionError
 from solver.evaluator import default_net
 from solver.match import MatchError, MatchState
+from solver.match_values import card_chances, preferred, solve_match
 from solver.next_hands import NextHands, default_table
-from solver.winning import card_chances, preferred, solve_match
 from tests.naive_match import Reference
 
 
@@ -42,6 +42,7 @@ def random_endings(seed: int, count: int):
             count -= 1
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("block", range(4))
 def test_exact_values_match_the_naive_twin(block):
     ended = read_table = 0
@@ -60,6 +61,7 @@ def test_exact_values_match_the_naive_twin(block):
     assert ended > 20 and read_table > 20
 
 
+@pytest.mark.kernels
 def test_the_line_is_the_mover_choice_played_out():
     for position, target, scores, reference in random_endings(48, 20):
         result = solve_match(position, target, scores)
@@ -72,12 +74,14 @@ def test_the_line_is_the_mover_choice_played_out():
         assert walked.is_terminal or max(totals) >= target  # the line stops where the match does
 
 
-def test_estimate_matches_its_naive_twin():
+# the first block also runs as plain Python in CI (the others would add minutes there)
+@pytest.mark.parametrize("block", [pytest.param(0, marks=pytest.mark.kernels), 1, 2, 3, 4])
+def test_estimate_matches_its_naive_twin(block):
     """Searched for one or two tricks, the network's points turned into chances."""
-    rng = random.Random(4848)
+    rng = random.Random(4848 + block)
     net = default_net()
     checked = 0
-    while checked < 25:
+    while checked < 5:
         position = Position.random(rng, rng.choice([3, 4]), rng.randrange(3))
         target, scores = random_match(rng, position)
         tricks = rng.choice([1, 2])
@@ -89,6 +93,7 @@ def test_estimate_matches_its_naive_twin():
         checked += 1
 
 
+@pytest.mark.kernels
 def test_a_seat_one_coin_short_takes_a_sure_coin():
     """Seat 0 (14 of 15) is last to the trick KO 5C: 6B wins it and the King of
     Coins, and the match; for points it would play 2S (2 points against 1).
@@ -104,6 +109,7 @@ def test_a_seat_one_coin_short_takes_a_sure_coin():
     assert result.line == [six_b]  # and the match ends there
 
 
+@pytest.mark.kernels
 def test_a_hand_that_ends_with_no_winner_reads_the_table():
     """The last trick: 7O takes 2O and 7O for seat 0 (3 + 2 short of 10), which
     then leads the next hand; the value is the table's."""

@@ -13,7 +13,6 @@ import pytest
 from analysis.arena import duplicate
 from analysis.bots import greedy_bot, random_bot
 from analysis.hint import hint
-from analysis.playout import greedy_card
 from benchmarks import gauntlet
 from benchmarks.incumbent import IncumbentBot, IncumbentError
 from benchmarks.pool import (
@@ -25,6 +24,7 @@ from benchmarks.pool import (
 )
 from solver import Position, Record
 from solver.match import Hand
+from solver.playouts import greedy_card
 
 
 def test_three_different_bots_sit_in_all_six_seatings():
