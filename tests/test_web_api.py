@@ -19,6 +19,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
 from coins import cli  # noqa: E402
+from coins.notice import COMPILE_NOTICE  # noqa: E402
 from coins.web.local import FULL_HAND, post, served  # noqa: E402
 
 ENDING = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"  # README: a six-card ending
@@ -230,7 +231,7 @@ def test_the_first_job_compiles_the_solver_and_says_so(monkeypatch):
     monkeypatch.setattr(jobs, "is_compiled", lambda: False)
     monkeypatch.setattr(jobs, "warm_up", lambda: said.append(job.message))
     assert jobs.Jobs._work(job, lambda job: {"progress": job.message}) == {"progress": "searching"}
-    assert said == [f"compiling the solver (first use only, {jobs.COMPILE_TIME})"]
+    assert said == [COMPILE_NOTICE]
 
 
 def test_a_cancel_that_overtakes_its_request_stops_the_job_as_it_starts(board):
