@@ -448,6 +448,7 @@ def test_the_address_of_a_review_reproduces_it(page, chromium):
     page.go_back()  # the browser's Back: the review is shown again, not started again
     page.wait_for_selector("#tab-review:not([hidden]) #review-summary")
     assert page.url == link and len(reviews) == 1
+    assert page.input_value("#review-seat") == "2"  # the form shows the review shown
     with review_link_opened(chromium, link) as (other, response):
         sent = response.request.post_data_json
         assert [sent[f] for f in REVIEW_FIELDS] == [

@@ -3,13 +3,13 @@
 A ``WebGame`` is the user's seat (``coins.game.SeatAgainstBots``): its match
 (or single hand) runs on its own thread and, at the user's turn, waits for
 the card the next request brings (``play``); the request then waits until the
-bots have played up to the user's next turn, or the game's end (or, on a
-machine's first run, until the solver starts compiling for the bots: the page
-then shows that notice and asks for the game again until the bots have played).
-So the rules, the deal, the dealer's rotation and the end at the target are the match's own,
-as in ``coins play``. What the board shows (``state``) is what the user may
-see: their own hand, the cards played, the scores, and each finished hand's
-whole record (to review it).
+bots have played up to the user's next turn, or the game's end (on a machine's
+first run, only until the solver starts compiling for the bots: the page shows
+that ``notice`` and asks for the game again until the bots have played). So
+the rules, the deal, the dealer's rotation and the end at the target are the
+match's own, as in ``coins play``. What the board shows (``state``) is what
+the user may see: their own hand, the cards played, the scores, and each
+finished hand's whole record (to review it).
 """
 
 from __future__ import annotations
@@ -116,9 +116,9 @@ class WebGame(SeatAgainstBots):
             super().hand_started(number, dealer, position, scores)
             self.played = []
         if self.bots_search and not is_compiled():
-            self._compile()
+            self._compile_solver()
 
-    def _compile(self) -> None:
+    def _compile_solver(self) -> None:
         """Compile the solver before the bots' first card, saying so (``notice``):
         the request waiting for the bots returns with it, so the page can tell
         why they are slow (a first run's compile takes seconds to a minute)."""

@@ -299,8 +299,9 @@ function drawTable(box, { seats, table, summary }) {
 // ----- tabs, and the address: what is shown is in the URL's hash ---------------------------
 // `#position=<text>`, `#hint=<view>`, `#play`, or a review with its form's settings,
 // `#review=<record>&seat=1&samples=30&time_limit=10` (an empty one left out; a link without
-// them is a review of the record with no seat): a link shows the same and starts the review
-// shown, and the browser's Back and Forward move between the positions played and the tabs visited.
+// them, as the board wrote before, is the record's review with no seat): a link shows the same
+// (a review's starts it, as the Review button does), and the browser's Back and Forward move
+// between the positions played and the tabs visited.
 function showTab(name, { remembered = false } = {}) {
   for (const button of document.querySelectorAll("nav button")) {
     button.setAttribute("aria-selected", String(button.dataset.tab === name));
@@ -358,8 +359,8 @@ async function recall(state) {
   } else if (state.tab === "review") {
     // a history entry of a board before reviews kept their settings has the record as its text
     const review = state.review || (state.text ? reviewSettings(state.text, () => "") : null);
+    if (review) fillReviewForm(review);
     if (review && !(reviewShown && sameSettings(reviewShown.settings, review))) {
-      fillReviewForm(review);
       reviewCurrent({ remembered: true });  // not awaited: the review shows as it comes
     }
   }
