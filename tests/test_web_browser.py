@@ -15,6 +15,7 @@ missing Chromium fails them, since ``.ci/run`` installs it.
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
 import time
@@ -292,7 +293,9 @@ def review_rows_match(page, answer: dict) -> None:
                 assert knew.startswith(f"{move['known']['cost']:.2f}")
     for seat in answer["summary"]:
         shown = page.inner_text(f"#review-summary tr[data-seat='{seat['seat']}'] .accuracy")
-        assert shown == ("-" if seat["accuracy"] is None else f"{round(seat['accuracy'])}%")
+        # as the page's Math.round: halves up (Python's round takes 12.5 to 12)
+        rounded = None if seat["accuracy"] is None else math.floor(seat["accuracy"] + 0.5)
+        assert shown == ("-" if rounded is None else f"{rounded}%")
     text = page.inner_text("#tab-review")
     assert "null" not in text and "undefined" not in text and "NaN" not in text
 
