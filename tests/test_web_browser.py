@@ -523,7 +523,13 @@ def test_a_game_says_while_the_solver_compiles_for_its_bots(page, monkeypatch):
         )
         assert page.locator("#play-board [data-seat='0'] .card").count() == 2  # dealt
         assert page.locator("#play-board button.card:not([disabled])").count() == 0
-        page.wait_for_timeout(1500)  # the page asks again meanwhile: still compiling
+        # the page asks for the game again meanwhile (the next time once it has drawn the
+        # answer before): still compiling
+        for _ in range(2):
+            with page.expect_response(
+                lambda r: "/api/play/" in r.url and r.request.method == "GET"
+            ):
+                pass
         assert COMPILE_NOTICE in page.inner_text("#play-message")
     finally:
         compiled.set()
