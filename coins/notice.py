@@ -1,10 +1,13 @@
-"""The one-line notice every solving command prints before the first compile."""
+"""The notice every frontend gives before the first compile: the commands' one
+line on stderr, the board's search jobs and games (``coins.web``)."""
 
 from __future__ import annotations
 
 import sys
 
 from solver.compiled import COMPILE_TIME, is_compiled, warm_up
+
+COMPILE_NOTICE = f"compiling the solver (first run only, {COMPILE_TIME})"
 
 
 def compile_notice() -> None:
@@ -13,9 +16,5 @@ def compile_notice() -> None:
     cache, and compile all of them then: a command that used only some would
     leave the others cold, and every later run would say it again."""
     if not is_compiled():
-        print(
-            f"compiling the solver (first run only, {COMPILE_TIME})...",
-            file=sys.stderr,
-            flush=True,
-        )
+        print(f"{COMPILE_NOTICE}...", file=sys.stderr, flush=True)
         warm_up()

@@ -19,6 +19,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
 from coins import cli  # noqa: E402
+from coins.notice import COMPILE_NOTICE  # noqa: E402
 from coins.web.local import FULL_HAND, post, served  # noqa: E402
 
 ENDING = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"  # README: a six-card ending
@@ -230,7 +231,40 @@ def test_the_first_job_compiles_the_solver_and_says_so(monkeypatch):
     monkeypatch.setattr(jobs, "is_compiled", lambda: False)
     monkeypatch.setattr(jobs, "warm_up", lambda: said.append(job.message))
     assert jobs.Jobs._work(job, lambda job: {"progress": job.message}) == {"progress": "searching"}
-    assert said == [f"compiling the solver (first use only, {jobs.COMPILE_TIME})"]
+    assert said == [COMPILE_NOTICE]
+
+
+def game_now(board, game: str) -> dict:
+    with urllib.request.urlopen(f"{board}/api/play/{game}", timeout=10) as reply:
+        return json.load(reply)
+
+
+def test_a_game_says_while_the_solver_compiles_for_its_bots(board, monkeypatch):
+    """As on a machine's first run (``is_compiled`` False), the game's request answers as
+    the compile for its bots starts, with the jobs' notice and the hand dealt; the notice
+    stays until the compile (held here until the test lets it end) is done."""
+    from coins.web import games
+
+    compiled = threading.Event()
+    monkeypatch.setattr(games, "is_compiled", compiled.is_set)
+    monkeypatch.setattr(games, "warm_up", compiled.wait)
+    try:
+        # bots that need no solver do not wait for it
+        status, state = post(f"{board}/api/play", {"bots": ["random", "random"], "cards": 2})
+        assert status == 200 and state["your_turn"] and state["notice"] is None
+        fields = {"bots": ["greedy", "random"], "cards": 2, "seed": 7}
+        status, state = post(f"{board}/api/play", fields)
+        assert status == 200 and state["notice"] == COMPILE_NOTICE
+        assert not state["your_turn"] and not state["over"] and len(state["hand"]) == 2
+        assert game_now(board, state["game"])["notice"] == COMPILE_NOTICE
+    finally:
+        compiled.set()
+    for _ in range(600):  # the bots play once the compile is done: then it is the user's turn
+        now = game_now(board, state["game"])
+        if now["your_turn"]:
+            break
+        time.sleep(0.05)
+    assert now["your_turn"] and now["notice"] is None
 
 
 def test_a_cancel_that_overtakes_its_request_stops_the_job_as_it_starts(board):

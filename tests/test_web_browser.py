@@ -15,10 +15,13 @@ missing Chromium fails them, since ``.ci/run`` installs it.
 from __future__ import annotations
 
 import json
+import math
 import os
+import threading
 import time
 import urllib.parse
 import urllib.request
+from contextlib import contextmanager
 
 import pytest
 
@@ -26,6 +29,8 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 pytest.importorskip("playwright", reason="Playwright is not installed: pip install '.[test]'")
 
 from coins import cli  # noqa: E402
+from coins.notice import COMPILE_NOTICE  # noqa: E402
+from coins.web import games  # noqa: E402
 from coins.web.local import FULL_HAND, browser, chromium_path, served  # noqa: E402
 from solver import Position  # noqa: E402
 from solver.errors import CoinsError  # noqa: E402
@@ -33,6 +38,8 @@ from solver.errors import CoinsError  # noqa: E402
 ENDING = "J9.J4..52 .K75.6.N8 A753.8.5. 0 -"  # README: a six-card ending
 SMALL = "7...2 K.3.. J.6.. 0 - 0,1,0"  # solver/__init__.py's doctest
 FULL_DEAL = "982.J8732.K95.AJ542 KNJ7543.96.AN874.96 A6.AKN54.J632.KN873 0 -"  # RULES.md
+REVIEWED = ENDING + " | 9C 5O 8O 3C"  # seat 2 plays the third and fourth cards
+REVIEW_FIELDS = ("record", "seat", "samples", "time_limit")  # what a review link carries
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 NEAR_TIE = 0.3  # analysis.reviews.NEAR_TIE: estimates closer than this are a tie
 TIMEOUT_MS = 30_000
@@ -61,13 +68,21 @@ def board():
         yield base
 
 
-def opened(chromium, board, screen: str):
-    """A new page on the board, on ``screen``; yields it and the errors of its JavaScript."""
+def blank_page(chromium, screen: str):
+    """A new page on ``screen`` showing nothing yet; its context, it and the errors of its
+    JavaScript."""
     context = chromium.new_context(**SCREENS[screen])
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page, errors
+
+
+def opened(chromium, board, screen: str):
+    """A new page on the board (or a link to it), on ``screen``; its context, it and the
+    errors of its JavaScript."""
+    context, page, errors = blank_page(chromium, screen)
     page.goto(board)
     page.wait_for_selector("#board .seat")
     return context, page, errors
@@ -278,7 +293,9 @@ def review_rows_match(page, answer: dict) -> None:
                 assert knew.startswith(f"{move['known']['cost']:.2f}")
     for seat in answer["summary"]:
         shown = page.inner_text(f"#review-summary tr[data-seat='{seat['seat']}'] .accuracy")
-        assert shown == ("-" if seat["accuracy"] is None else f"{round(seat['accuracy'])}%")
+        # as the page's Math.round: halves up (Python's round takes 12.5 to 12)
+        rounded = None if seat["accuracy"] is None else math.floor(seat["accuracy"] + 0.5)
+        assert shown == ("-" if rounded is None else f"{rounded}%")
     text = page.inner_text("#tab-review")
     assert "null" not in text and "undefined" not in text and "NaN" not in text
 
@@ -379,6 +396,71 @@ def test_a_full_hand_is_reviewed_card_by_card_then_replayed(screen_page):
     assert details.startswith(f"{card.get_attribute('data-card')}: max^n: seats 0-1-2 get")
 
 
+@contextmanager
+def review_link_opened(chromium, link: str):
+    """``link`` opened in a new browser: yields the page, once the review the link
+    started has been drawn, and that review's answer (a Playwright ``Response``)."""
+    context, page, errors = blank_page(chromium, "laptop")
+    try:
+        with page.expect_response("**/api/review", timeout=60_000) as response:
+            page.goto(link)
+        page.wait_for_selector("#review-summary")
+        yield page, response.value
+        assert not errors, f"the page's JavaScript failed: {errors}"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    "settings, sent",
+    [
+        ("&seat=2&samples=3&time_limit=5", {"seat": 2, "samples": 3, "time_limit": 5}),
+        ("", {"seat": None, "samples": None, "time_limit": None}),  # as the board wrote them before
+    ],
+    ids=["with-a-seat", "the-record-alone"],
+)
+def test_a_review_link_starts_its_review_as_the_button_would(chromium, board, settings, sent):
+    link = f"{board}/#review={urllib.parse.quote(REVIEWED, safe='')}{settings}"
+    with review_link_opened(chromium, link) as (page, response):
+        request = response.request.post_data_json
+        assert {field: request[field] for field in REVIEW_FIELDS} == {"record": REVIEWED} | sent
+        # the form says what is reviewed, as if the user had filled it in
+        assert page.locator("nav [data-tab=review][aria-selected=true]").count() == 1
+        assert page.input_value("#review-text") == REVIEWED
+        form = [page.input_value(f) for f in ("#review-seat", "#review-samples", "#review-time")]
+        assert form == ["" if sent[f] is None else str(sent[f]) for f in REVIEW_FIELDS[1:]]
+        answer = response.json()
+        assert answer["seat"] == sent["seat"]
+        header = page.inner_text("#review-table tr:first-child")
+        assert ("knew (seat 2)" in header) == (sent["seat"] == 2)
+        review_rows_match(page, answer)
+
+
+def test_the_address_of_a_review_reproduces_it(page, chromium):
+    reviews = []
+    page.on("request", lambda r: reviews.append(r) if r.url.endswith("/api/review") else None)
+    with page.expect_response("**/api/review", timeout=60_000):
+        start_review(page, REVIEWED, "2", "3", "5")
+    page.wait_for_selector("#review-summary")
+    link = page.url
+    address = urllib.parse.unquote(link.split("#", 1)[1])
+    assert address == f"review={REVIEWED}&seat=2&samples=3&time_limit=5"
+    # the form changed but not reviewed again: the address keeps the review shown
+    page.select_option("#review-seat", "0")
+    page.click("nav [data-tab=hint]")
+    page.go_back()  # the browser's Back: the review is shown again, not started again
+    page.wait_for_selector("#tab-review:not([hidden]) #review-summary")
+    assert page.url == link and len(reviews) == 1
+    assert page.input_value("#review-seat") == "2"  # the form shows the review shown
+    with review_link_opened(chromium, link) as (other, response):
+        sent = response.request.post_data_json
+        assert [sent[f] for f in REVIEW_FIELDS] == [
+            reviews[0].post_data_json[f] for f in REVIEW_FIELDS
+        ]
+        assert "knew (seat 2)" in other.inner_text("#review-table tr:first-child")
+        assert other.url == link
+
+
 def test_a_cancelled_review_keeps_the_cards_done(page):
     with page.expect_response("**/api/review", timeout=60_000) as response:
         start_review(page, FULL_HAND, "", "", "25")
@@ -421,6 +503,38 @@ def test_a_game_survives_a_reload_and_its_hand_is_reviewed_with_what_the_player_
     assert answer["seat"] == 1 and any(m["known"] for m in answer["moves"])
     review_rows_match(page, answer)
     review_footer_says_what_happened(page, answer)
+
+
+def test_a_game_says_while_the_solver_compiles_for_its_bots(page, monkeypatch):
+    """As on a machine's first run (``is_compiled`` False): the game shows its deal and
+    the jobs' notice until the compile (held here until the test lets it end) is done."""
+    compiled = threading.Event()
+    monkeypatch.setattr(games, "is_compiled", compiled.is_set)
+    monkeypatch.setattr(games, "warm_up", compiled.wait)
+    try:
+        page.click("nav [data-tab=play]")
+        page.select_option("#play-left", "greedy")
+        page.select_option("#play-right", "random")
+        page.fill("#play-cards", "2")
+        page.fill("#play-seed", "7")
+        page.click("#play-new")
+        page.wait_for_function(
+            f"() => $('play-message').textContent.includes({json.dumps(COMPILE_NOTICE)})"
+        )
+        assert page.locator("#play-board [data-seat='0'] .card").count() == 2  # dealt
+        assert page.locator("#play-board button.card:not([disabled])").count() == 0
+        # the page asks for the game again meanwhile (the next time once it has drawn the
+        # answer before): still compiling
+        for _ in range(2):
+            with page.expect_response(
+                lambda r: "/api/play/" in r.url and r.request.method == "GET"
+            ):
+                pass
+        assert COMPILE_NOTICE in page.inner_text("#play-message")
+    finally:
+        compiled.set()
+    page.wait_for_selector("#play-message:has-text('Your turn')")
+    assert COMPILE_NOTICE not in page.inner_text("#tab-play")
 
 
 def test_an_answer_for_an_older_position_never_shows(page):

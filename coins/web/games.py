@@ -3,11 +3,13 @@
 A ``WebGame`` is the user's seat (``coins.game.SeatAgainstBots``): its match
 (or single hand) runs on its own thread and, at the user's turn, waits for
 the card the next request brings (``play``); the request then waits until the
-bots have played up to the user's next turn, or the game's end. So the rules,
-the deal, the dealer's rotation and the end at the target are the match's own,
-as in ``coins play``. What the board shows (``state``) is what the user may
-see: their own hand, the cards played, the scores, and each finished hand's
-whole record (to review it).
+bots have played up to the user's next turn, or the game's end (on a machine's
+first run, only until the solver starts compiling for the bots: the page shows
+that ``notice`` and asks for the game again until the bots have played). So
+the rules, the deal, the dealer's rotation and the end at the target are the
+match's own, as in ``coins play``. What the board shows (``state``) is what
+the user may see: their own hand, the cards played, the scores, and each
+finished hand's whole record (to review it).
 """
 
 from __future__ import annotations
@@ -20,14 +22,17 @@ from collections import OrderedDict
 
 from solver import CoinsError, Hand, IllegalMoveError, Position, Record
 from solver.cards import HAND_SIZE, SEATS, Card, cards_in, popcount
+from solver.compiled import is_compiled, warm_up
 from solver.match import CardPlayed
 from solver.rules import first_leader
 
 from ..game import SeatAgainstBots
+from ..notice import COMPILE_NOTICE
 
 LOG = logging.getLogger("coins.web")
 IDLE_SECONDS = 3600  # a game whose user has not played for this long is ended
 MAX_GAMES = 16  # games kept at once; a new one beyond them ends the oldest
+SOLVER_FREE_BOTS = ("random",)  # bots that play without the compiled solver
 
 
 class GameEnded(Exception):
@@ -57,6 +62,7 @@ class WebGame(SeatAgainstBots):
         ):
             raise CoinsError(f"cards per hand must be 1-{HAND_SIZE}, not {cards!r}")
         self.id = uuid.uuid4().hex
+        self.bots_search = any(name not in SOLVER_FREE_BOTS for name in bots)
         self.target = target
         self.cards = cards
         self.table = self.new_match(target) if target is not None else self._one_hand(cards)
@@ -69,6 +75,7 @@ class WebGame(SeatAgainstBots):
         self.over = False
         self.winner: int | None = None
         self.error: str | None = None
+        self.notice: str | None = None  # what the bots wait for, for the page to say
         self.ended = False
         self.thread = threading.Thread(
             target=self._run, name=f"coins-game-{self.id[:8]}", daemon=True
@@ -108,6 +115,22 @@ class WebGame(SeatAgainstBots):
         with self.changed:
             super().hand_started(number, dealer, position, scores)
             self.played = []
+        if self.bots_search and not is_compiled():
+            self._compile_solver()
+
+    def _compile_solver(self) -> None:
+        """Compile the solver before the bots' first card, saying so (``notice``):
+        the request waiting for the bots returns with it, so the page can tell
+        why they are slow (a first run's compile takes seconds to a minute)."""
+        with self.changed:
+            self.notice = COMPILE_NOTICE
+            self.changed.notify_all()
+        try:
+            warm_up()
+        finally:
+            with self.changed:
+                self.notice = None
+                self.changed.notify_all()
 
     def card_played(self, played: CardPlayed) -> None:
         with self.changed:
@@ -168,10 +191,15 @@ class WebGame(SeatAgainstBots):
         self.wait()
 
     def wait(self) -> None:
-        """Until it is the user's turn with no card given, or the game is over."""
+        """Until it is the user's turn with no card given, the game is over, or
+        there is a notice to show while the bots wait."""
         with self.changed:
             self.changed.wait_for(
-                lambda: (self.position is not None and self.card is None) or self.over
+                lambda: (
+                    (self.position is not None and self.card is None)
+                    or self.over
+                    or self.notice is not None
+                )
             )
 
     def end(self) -> None:
@@ -208,6 +236,7 @@ class WebGame(SeatAgainstBots):
                 "over": self.over,
                 "winner": self.winner,
                 "error": self.error,
+                "notice": self.notice,
             }
 
 

@@ -24,9 +24,10 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from solver.compiled import COMPILE_TIME, is_compiled, warm_up
+from solver.compiled import is_compiled, warm_up
 from solver.threads import Cancel
 
+from ..notice import COMPILE_NOTICE
 from .fields import FieldError
 
 DEFAULT_TIME_LIMIT = 60.0  # seconds a search may take unless the request or `coins serve` says
@@ -108,7 +109,7 @@ class Jobs:
     @staticmethod
     def _work(job: Job, work: Callable[[Job], dict]) -> dict:
         if not is_compiled():  # once per machine: the page shows why the first search waits
-            job.progress(f"compiling the solver (first use only, {COMPILE_TIME})")
+            job.progress(COMPILE_NOTICE)
             warm_up()
         job.progress("searching")
         with job.cancel.watching():

@@ -297,8 +297,11 @@ function drawTable(box, { seats, table, summary }) {
 }
 
 // ----- tabs, and the address: what is shown is in the URL's hash ---------------------------
-// `#position=<text>`, `#hint=<view>`, `#review=<record>` or `#play`: a link shows the same, and
-// the browser's Back and Forward move between the positions played and the tabs visited.
+// `#position=<text>`, `#hint=<view>`, `#play`, or a review with its form's settings,
+// `#review=<record>&seat=1&samples=30&time_limit=10` (an empty one left out; a link without
+// them, as the board wrote before, is the record's review with no seat): a link shows the same
+// (a review's starts it, as the Review button does), and the browser's Back and Forward move
+// between the positions played and the tabs visited.
 function showTab(name, { remembered = false } = {}) {
   for (const button of document.querySelectorAll("nav button")) {
     button.setAttribute("aria-selected", String(button.dataset.tab === name));
@@ -309,18 +312,39 @@ function showTab(name, { remembered = false } = {}) {
 for (const button of document.querySelectorAll("nav button")) button.onclick = () => showTab(button.dataset.tab);
 
 const shownTab = () => document.querySelector("nav button[aria-selected=true]").dataset.tab;
-const TAB_TEXT = { position: "position-text", hint: "view-text", review: "review-text" };
+const TAB_TEXT = { position: "position-text", hint: "view-text" };
+const REVIEW_FIELDS = { seat: "review-seat", samples: "review-samples", time_limit: "review-time" };
 
 // The page's state in the browser's history: a new entry (`push`) or this one updated. A
 // position keeps the positions played to reach it (for the Back button) and, once solved,
-// that coming back to it solves it again.
+// that coming back to it solves it again; the Review tab keeps the review shown (its settings).
 function remember(push) {
   const tab = shownTab();
   const text = TAB_TEXT[tab] ? $(TAB_TEXT[tab]).value.trim() : "";
-  const state = tab === "position" ? { tab, text, visited, solve: solved !== null } : { tab, text };
-  const hash = `#${tab}${text ? `=${encodeURIComponent(text)}` : ""}`;
+  let state = { tab, text };
+  if (tab === "position") state = { ...state, visited, solve: solved !== null };
+  if (tab === "review") state.review = reviewShown && reviewShown.settings;
+  const hash = addressOf(state);
   if (push && hash !== location.hash) window.history.pushState(state, "", hash);
   else window.history.replaceState(state, "", hash);
+}
+
+function addressOf({ tab, text, review }) {
+  if (review) {
+    const settings = Object.keys(REVIEW_FIELDS).filter(name => review[name] !== "")
+      .map(name => `&${name}=${encodeURIComponent(review[name])}`);
+    return `#review=${encodeURIComponent(review.record)}${settings.join("")}`;
+  }
+  return `#${tab}${text ? `=${encodeURIComponent(text)}` : ""}`;
+}
+
+function stateOf(hash) {
+  const [, tab, text] = /^#(position|hint|play|review)(?:=(.*))?$/s.exec(hash) || [];
+  if (tab !== "review") return tab ? { tab, text: text ? decodeURIComponent(text) : "" } : null;
+  if (!text) return { tab, review: null };
+  const [record, ...settings] = text.split("&");  // the record's own & would be %26
+  const given = new URLSearchParams(settings.join("&"));
+  return { tab, review: reviewSettings(decodeURIComponent(record), name => given.get(name)) };
 }
 
 // What an address or a history entry shows.
@@ -332,12 +356,14 @@ async function recall(state) {
     if (state.solve) await solveCurrent();
   } else if (state.tab === "hint" && state.text) {
     await loadView(state.text);
+  } else if (state.tab === "review") {
+    // a history entry of a board before reviews kept their settings has the record as its text
+    const review = state.review || (state.text ? reviewSettings(state.text, () => "") : null);
+    if (review) fillReviewForm(review);
+    if (review && !(reviewShown && sameSettings(reviewShown.settings, review))) {
+      reviewCurrent({ remembered: true });  // not awaited: the review shows as it comes
+    }
   }
-}
-
-function stateOf(hash) {
-  const [, tab, text] = /^#(position|hint|play|review)(?:=(.*))?$/s.exec(hash) || [];
-  return tab ? { tab, text: text ? decodeURIComponent(text) : "" } : null;
 }
 
 window.addEventListener("popstate", event => {
@@ -719,6 +745,9 @@ $("hint").onclick = hintView;
 
 // ===== play ===============================================================================
 let game = null;
+let gameFollowed = null;  // the timer that asks for the game again while the bots play
+const FOLLOW_MS = 500;
+const BOTS_PLAYING = "The bots are playing...";
 
 async function newGame() {
   showError($("play-error"), null);
@@ -743,7 +772,7 @@ async function playMyCard(card) {
   showError($("play-error"), null);
   $("play-hint-result").replaceChildren();
   for (const button of $("play-board").querySelectorAll("button.card")) button.disabled = true;
-  $("play-message").textContent = "The bots are playing...";
+  $("play-message").textContent = BOTS_PLAYING;
   try {
     drawGame(await post("/api/play/move", { game: game.game, card }));
   } catch (error) {
@@ -795,7 +824,9 @@ function drawGame(state) {
     for (const button of $("play-board").querySelectorAll("button.card")) button.disabled = true;
   }
   $("play-hint").disabled = !state.your_turn;
-  let message = state.your_turn ? "Your turn: click a card." : "";
+  // the server answers as the solver starts compiling for the bots (a first run): say so
+  let message = state.your_turn ? "Your turn: click a card."
+    : state.notice ? `The bots wait: ${state.notice}...` : BOTS_PLAYING;
   if (state.over) {
     message = state.error ? state.error
       : state.winner !== null ? `${state.winner === me ? "You win" : `${state.names[state.winner]} wins`} the match, ${state.scores.join("-")}.`
@@ -812,6 +843,22 @@ function drawGame(state) {
   $("play-hands").replaceChildren(...state.hands.map(h => el("li", {},
     `Hand ${h.number}: ${h.points.join("-")} `,
     el("button", { type: "button", class: "review-hand", text: "Review", onclick: () => reviewRecord(h.record, me) }))));
+  followGame(state);
+}
+
+// While the bots play (or the solver compiles for them), ask for the game again until it is
+// the user's turn or the game is over; a game the page left is no longer followed.
+function followGame(state) {
+  clearTimeout(gameFollowed);
+  if (state.your_turn || state.over) return;
+  gameFollowed = setTimeout(async () => {
+    try {
+      const now = await get(`/api/play/${encodeURIComponent(state.game)}`);
+      if (game && game.game === state.game) drawGame(now);
+    } catch (error) {
+      refused(error, $("play-error"));
+    }
+  }, FOLLOW_MS);
 }
 
 async function playHint() {
@@ -833,23 +880,41 @@ $("play-hint").onclick = playHint;
 // A review comes in card by card, from the last card backward (the job's partial results,
 // polled); the rows, the graph and the replay are drawn from what has come so far.
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };  // as coins review prints them
-let reviewShown = null;  // the review on the page: {read, seat, moves: Map(number → move), result, step}
+let reviewShown = null;  // the review on the page: {read, seat, settings, moves: Map(number → move), result, step}
 
 function reviewRecord(record, seat) {
   $("review-text").value = record;
   $("review-seat").value = seat === undefined || seat === null ? "" : String(seat);
-  showTab("review");
+  showTab("review", { remembered: true });  // the review's own entry follows
   reviewCurrent();
 }
 
-async function reviewCurrent() {
+// A review's settings, each as text ("" where empty): the record and REVIEW_FIELDS' values.
+function reviewSettings(record, value) {
+  return { record, ...Object.fromEntries(Object.keys(REVIEW_FIELDS).map(name => [name, value(name) || ""])) };
+}
+
+const sameSettings = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+function fillReviewForm(review) {
+  $("review-text").value = review.record;
+  for (const [name, id] of Object.entries(REVIEW_FIELDS)) {
+    $(id).value = review[name];
+    if ($(id).selectedIndex === -1) $(id).value = "";  // a seat the select has not: none
+  }
+}
+
+// Review the record of the form with its settings, as the Review button does; `remembered`:
+// the address shows it already (a link, Back or Forward), so this history entry is updated.
+async function reviewCurrent({ remembered = false } = {}) {
   showError($("review-error"), null, $("review-text"));
-  const record = $("review-text").value;
-  const seat = $("review-seat").value === "" ? null : Number($("review-seat").value);
-  const state = { read: null, seat, moves: new Map(), result: null, step: 0 };
+  const settings = reviewSettings($("review-text").value.trim(), name => $(REVIEW_FIELDS[name]).value.trim());
+  const { record } = settings;
+  const seat = settings.seat === "" ? null : Number(settings.seat);
+  const state = { read: null, seat, settings, moves: new Map(), result: null, step: 0 };
   reviewShown = state;
   $("review-result").replaceChildren();
-  if (shownTab() === "review") remember(true);
+  if (shownTab() === "review") remember(!remembered);
   try {
     state.read = await post("/api/view", { view: record });
   } catch (error) {
@@ -866,8 +931,7 @@ async function reviewCurrent() {
   let result;
   try {
     result = await search("/api/review", {
-      record, seat, samples: Number($("review-samples").value) || null,
-      time_limit: Number($("review-time").value) || null,
+      record, seat, samples: Number(settings.samples) || null, time_limit: Number(settings.time_limit) || null,
     }, $("review-status"), job => add(job.partial));
   } catch (error) {
     $("review-result").replaceChildren();  // no rows waiting for a review that was refused
@@ -1115,7 +1179,7 @@ function evaluationGraph(state) {
   return [graph, legend];
 }
 
-$("review").onclick = reviewCurrent;
+$("review").onclick = () => reviewCurrent();
 document.addEventListener("keydown", event => {
   if ($("tab-review").hidden || !reviewShown || !reviewShown.read || reviewShown.read.view) return;
   if (event.target.closest("input, textarea, select") || event.altKey || event.ctrlKey || event.metaKey) return;
