@@ -33,9 +33,9 @@ from pathlib import Path
 
 from solver import Position
 from solver.compiled import ensure_compiled
-from solver.evaluator import search_card_results
+from solver.evaluator import forget_tables, search_card_results
 from solver.match import MatchState
-from solver.match_values import card_chances, forget_tables
+from solver.match_values import card_chances
 
 from .evaluator import read_suite
 from .strength import run_header

@@ -16,7 +16,7 @@ The sections build on one another:
 - the movers' preferences, one rule for each kind of value;
 - the transposition tables: positions keyed up to rank renumbering
   (``relative_key``); 16-byte slots in buckets of one cache line for the
-  exact searches, and the match table of chances;
+  exact searches, and the boundary table of the depth-limited ones;
 - the paranoid search (``paranoid_search``), a loop over small inlined steps;
 - the max^n search (``maxn_search``);
 - leaf values: the value network, and the chances its points give in a match;
@@ -602,58 +602,60 @@ def _absolute_card(relative, live):
     return bit_index(rest & -rest) if rest else -1
 
 
-# -- the match table: chances at trick boundaries, kept across searches --
+# -- the boundary table of the depth-limited searches, kept across searches --
 #
-# ``match_search`` keeps the chances of the trick boundaries it finishes in a
-# table of the caller's: ``keys`` (slots x ``MATCH_KEY_WORDS``: the key's two
-# words, the caller's ``word`` for the table of chances and the network the
-# values were made with, so entries stay valid from one search to the next,
+# ``estimate_search`` and ``match_search`` keep the value of every trick
+# boundary they value or finish in a table of the caller's: ``keys`` (slots x
+# ``BOUNDARY_KEY_WORDS``: the key's two words, the caller's ``word`` for what
+# the values were made with (the network and the softness, or the table of
+# chances and the network), so entries stay valid from one search to the next,
 # and the cards a hand, which decides what a full bucket gives up) and
-# ``values`` (slots x 3 chances), in buckets of ``MATCH_BUCKET`` slots. The key
-# is ``relative_key`` with the tricks left to search and the needs.
+# ``values`` (slots x 3: points from the boundary on, or chances), in buckets
+# of ``BOUNDARY_BUCKET`` slots. The key is ``relative_key`` with the tricks left
+# to search and the needs (0 for points).
 
-MATCH_KEY_WORDS = 4
-MATCH_BUCKET = 4
-MatchTable = namedtuple("MatchTable", "keys values word")
+BOUNDARY_KEY_WORDS = 4
+BOUNDARY_BUCKET = 4
+BoundaryTable = namedtuple("BoundaryTable", "keys values word")
 _MIX_A, _MIX_B = 0x1E3779B97F4A7C15, 0x3F58476D1CE4E5B9
 _LOW_63 = (1 << 63) - 1
 
 
 @njit
-def match_key(h0, h1, h2, leader, depth, n0, n1, n2):
-    """The key of a trick boundary of a match search: ``relative_key`` (its seat
-    field 0), then the tricks left to search and the needs (6 bits each: the
-    caller caps the needs below 64)."""
+def boundary_key(h0, h1, h2, leader, depth, n0, n1, n2):
+    """The key of a trick boundary of a depth-limited search: ``relative_key``
+    (its seat field 0), then the tricks left to search and the needs (6 bits
+    each: the caller caps the needs below 64)."""
     key_a, key_b = relative_key(h0, h1, h0 | h1 | h2, leader, 0)
     return key_a, key_b | (depth << 24) | (n0 << 30) | (n1 << 36) | (n2 << 42)
 
 
 @njit
-def _match_index(key_a, key_b, mask):
+def _boundary_index(key_a, key_b, mask):
     """The first slot of a key's bucket: the high bits of a multiplicative hash
     (in 63 bits, so plain Python picks the same slots)."""
     x = (int(key_a) * _MIX_A + int(key_b) * _MIX_B) & _LOW_63
-    return (x >> (63 - popcount(mask))) & ~(MATCH_BUCKET - 1)
+    return (x >> (63 - popcount(mask))) & ~(BOUNDARY_BUCKET - 1)
 
 
 @njit
-def _match_find(keys, key_a, key_b, word, mask):
-    """The slot holding the key's chances, or -1."""
-    index = _match_index(key_a, key_b, mask)
-    for slot in range(index, index + MATCH_BUCKET):
+def _boundary_find(keys, key_a, key_b, word, mask):
+    """The slot holding the key's value, or -1."""
+    index = _boundary_index(key_a, key_b, mask)
+    for slot in range(index, index + BOUNDARY_BUCKET):
         if keys[slot, 2] == word and keys[slot, 0] == key_a and keys[slot, 1] == key_b:
             return slot
     return -1
 
 
 @njit
-def _match_store(keys, values, key_a, key_b, word, cards, chances, mask):
-    """Keep a finished trick boundary with ``cards`` a hand: in its own slot if
-    the bucket has it, else in a free or stale slot, else in place of the entry
-    with the fewest cards."""
-    index = _match_index(key_a, key_b, mask)
+def _boundary_slot(keys, key_a, key_b, word, cards, mask):
+    """The slot to keep a boundary with ``cards`` a hand in (its key written):
+    its own if the bucket has it, else a free or stale one, else that of the
+    entry with the fewest cards."""
+    index = _boundary_index(key_a, key_b, mask)
     victim = index
-    for slot in range(index, index + MATCH_BUCKET):
+    for slot in range(index, index + BOUNDARY_BUCKET):
         if keys[slot, 2] != word or (keys[slot, 0] == key_a and keys[slot, 1] == key_b):
             victim = slot
             break
@@ -663,8 +665,7 @@ def _match_store(keys, values, key_a, key_b, word, cards, chances, mask):
     keys[victim, 1] = key_b
     keys[victim, 2] = word
     keys[victim, 3] = cards
-    for s in range(3):
-        values[victim, s] = chances[s]
+    return victim
 
 
 # ----- the paranoid search --------------------------------------------------------
@@ -2182,8 +2183,8 @@ def _points_to_chances(e0, e1, e2, n0, n1, n2, coins, table, grid, out):
 # "Values of a position in a match"). Both run one loop, ``_limited_search``,
 # which differs by the kind of value (``POINTS``, ``CHANCES``) in three steps:
 #
-# - the value of a leaf. Points: the Coins taken from the root on, plus the
-#   network's points for the rest where the search stops. Chances: 1 for the
+# - the value of a leaf. Points: the network's points for the rest of the hand
+#   where the search stops. Chances: 1 for the
 #   seat whose trick reached its need (the match is over); at the hand's last
 #   trick, played out, the next-hands table at the needs left; the network's
 #   points turned into chances where the search stops; or a table entry.
@@ -2197,11 +2198,15 @@ def _points_to_chances(e0, e1, e2, n0, n1, n2, coins, table, grid, out):
 #   and shallow pruning inside a trick, never below the root's own cards (the
 #   chances add up to 1, so a mover sure of L leaves its parent's mover at
 #   most 1 - L).
-# - chances keep the trick boundaries they finish in the match table.
+# - nothing else: both keep every trick boundary they value or finish in the
+#   boundary table (points from the boundary on, or chances), so a boundary
+#   reached again, by another order of cards or in another search, is not
+#   valued again.
 #
-# Values are from the root on, so both kinds pass a child's value up as it is:
-# the path keeps the Coins each seat took since the root (``LIMITED_TAKEN``),
-# which points add and chances subtract from the needs.
+# A node's points count from the node on (a trick's Coins are added on the way
+# up), so a boundary's points are the same whichever way it was reached; its
+# chances depend on the needs there, which the path keeps as the Coins each
+# seat took since the root (``LIMITED_TAKEN``).
 
 POINTS, CHANCES = 0, 1
 TO_THE_END = 63  # ``tricks`` of a search to the end of the hand
@@ -2232,8 +2237,8 @@ _PRUNE_MARGIN = 2e-9  # one rounding unit of chances, far above a sum's rounding
 # tricks deep, and its cards ``cards[:count]``
 SearchRoot = namedtuple("SearchRoot", "position tricks cards count")
 # what a match search knows beyond the position: each seat's need at the root
-# (1 to 63), the next-hands table and the match table
-MatchArgs = namedtuple("MatchArgs", "needs chances table")
+# (1 to 63) and the next-hands table
+MatchArgs = namedtuple("MatchArgs", "needs chances")
 # the per-ply arrays of a depth-limited search as its steps read them (``_limited_state``)
 LimitedState = namedtuple(
     "LimitedState",
@@ -2331,34 +2336,80 @@ def _limited_step(state, ply, card):
 
 
 @njit_inline
-def _points_leaf(state, child, net, x, value, stats):
-    """Points: is ``child`` a leaf? The hand is over, or a trick boundary where
-    the search stops (valued by the network); ``value`` gets its points from
-    the root on."""
-    hands, taken = state.hands, state.taken
+def _probe_boundary(state, child, table, n0, n1, n2, stats):
+    """The table's slot for the boundary ``child`` (needs n0, n1, n2), or -1: then
+    the boundary is marked to be kept (``_keep_boundary``), if there is a table."""
+    keys, _, word = table
+    mask = keys.shape[0] - 1
+    if mask < 0:
+        return -1
+    hands = state.hands
+    key_a, key_b = boundary_key(
+        hands[child, 0],
+        hands[child, 1],
+        hands[child, 2],
+        state.leaders[child],
+        state.depth[child],
+        n0,
+        n1,
+        n2,
+    )
+    slot = _boundary_find(keys, key_a, key_b, word, mask)
+    if slot >= 0:
+        stats[STAT_TT_HITS] += 1
+        return slot
+    state.tt_key[child, 0] = key_a
+    state.tt_key[child, 1] = key_b
+    state.tt_slot[child] = 1
+    return -1
+
+
+@njit_inline
+def _keep_boundary(state, ply, table, value, stats):
+    """Keep the boundary at ``ply`` (marked by ``_probe_boundary``) with ``value``."""
+    if state.tt_slot[ply] < 0:
+        return
+    keys, kept, word = table
+    stats[STAT_TT_STORES] += 1
+    cards = popcount(state.hands[ply, 0])
+    slot = _boundary_slot(
+        keys, state.tt_key[ply, 0], state.tt_key[ply, 1], word, cards, keys.shape[0] - 1
+    )
+    for s in range(3):
+        kept[slot, s] = value[s]
+
+
+@njit_inline
+def _points_leaf(state, child, net, table, x, value, stats):
+    """Points: is ``child`` a leaf? The hand is over, or the table knows the
+    boundary, or the search stops there (valued by the network); ``value`` gets
+    its points from there on. A leaf read from the table is of the kind its
+    search was: valued by the network unless that reached the end of the hand."""
+    hands = state.hands
     if state.n_trick[child] != 0:
         return SEARCHED
     if hands[child, 0] | hands[child, 1] | hands[child, 2] == 0:
-        for s in range(3):
-            value[s] = taken[child, s]
+        value[:] = 0.0
         return EXACT_LEAF
+    slot = _probe_boundary(state, child, table, 0, 0, 0, stats)
+    if slot >= 0:
+        _copy_vector(value, table.values[slot])
+        return NETWORK_LEAF if state.depth[child] < popcount(hands[child, 0]) else EXACT_LEAF
     if state.depth[child] != 0:
         return SEARCHED
     stats[STAT_NETWORK_LEAVES] += 1
     _leaf_value(hands[child], state.leaders[child], net, x, value)
-    for s in range(3):
-        value[s] += taken[child, s]
+    _keep_boundary(state, child, table, value, stats)
     return NETWORK_LEAF
 
 
 @njit_inline
-def _chances_leaf(state, child, winner, match, net, x, grid, value, stats):
+def _chances_leaf(state, child, winner, match, net, table, x, grid, value, stats):
     """Chances: is ``child`` (after a trick won by ``winner``) a leaf? The match
-    is over, or the hand's last trick is forced, or the search stops there, or
-    the table knows it; ``value`` gets the chances. A boundary the table does
-    not know is marked to be kept when it is finished."""
+    is over, or the hand's last trick is forced, or the table knows the
+    boundary, or the search stops there; ``value`` gets the chances."""
     hands, taken = state.hands, state.taken
-    needs, chances, table = match
+    needs, chances = match
     if taken[child, winner] >= needs[winner]:  # the match is over
         _sure_win(value, winner)
         return EXACT_LEAF
@@ -2379,38 +2430,18 @@ def _chances_leaf(state, child, winner, match, net, x, grid, value, stats):
         else:
             value[0], value[1], value[2] = next_hand_chances(n0, n1, n2, winner, chances)
         return EXACT_LEAF
-    if state.depth[child] == 0:
-        stats[STAT_NETWORK_LEAVES] += 1
-        _leaf_value(hands[child], winner, net, x, value)
-        coins = popcount((h0 | hands[child, 1] | hands[child, 2]) & COINS_MASK)
-        _points_to_chances(value[0], value[1], value[2], n0, n1, n2, coins, chances, grid, value)
-        return NETWORK_LEAF
-    keys, kept, word = table
-    mask = keys.shape[0] - 1
-    if mask < 0:
-        return SEARCHED
-    key_a, key_b = match_key(
-        h0, hands[child, 1], hands[child, 2], winner, state.depth[child], n0, n1, n2
-    )
-    slot = _match_find(keys, key_a, key_b, word, mask)
+    slot = _probe_boundary(state, child, table, n0, n1, n2, stats)
     if slot >= 0:
-        stats[STAT_TT_HITS] += 1
-        _copy_vector(value, kept[slot])
+        _copy_vector(value, table.values[slot])
         return EXACT_LEAF
-    state.tt_key[child, 0] = key_a
-    state.tt_key[child, 1] = key_b
-    state.tt_slot[child] = 1
-    return SEARCHED
-
-
-@njit_inline
-def _keep_chances(state, ply, match, value, stats):
-    """The boundary at ``ply`` is finished with ``value``: into the match table."""
-    keys, kept, word = match.table
-    stats[STAT_TT_STORES] += 1
-    key_a, key_b = state.tt_key[ply, 0], state.tt_key[ply, 1]
-    cards = popcount(state.hands[ply, 0])
-    _match_store(keys, kept, key_a, key_b, word, cards, value, keys.shape[0] - 1)
+    if state.depth[child] != 0:
+        return SEARCHED
+    stats[STAT_NETWORK_LEAVES] += 1
+    _leaf_value(hands[child], winner, net, x, value)
+    coins = popcount((h0 | hands[child, 1] | hands[child, 2]) & COINS_MASK)
+    _points_to_chances(value[0], value[1], value[2], n0, n1, n2, coins, chances, grid, value)
+    _keep_boundary(state, child, table, value, stats)
+    return NETWORK_LEAF
 
 
 @njit
@@ -2516,7 +2547,7 @@ def _choose_chances(state, ply, mover, card, value):
 
 @njit_inline
 def _limited_search(
-    kind, start, net, softness, match, path, values, max_nodes, stop, root_results, stats
+    kind, start, net, softness, match, table, path, values, max_nodes, stop, root_results, stats
 ):
     """The loop of ``estimate_search`` (``kind`` POINTS) and ``match_search``
     (CHANCES): see the section's head. A points search's ``match`` and a
@@ -2545,9 +2576,9 @@ def _limited_search(
             child = ply + 1
             winner = _limited_step(state, ply, moves[ply, i])
             if kind == POINTS:
-                leaf = _points_leaf(state, child, net, x, value, stats)
+                leaf = _points_leaf(state, child, net, table, x, value, stats)
             elif winner >= 0:
-                leaf = _chances_leaf(state, child, winner, match, net, x, grid, value, stats)
+                leaf = _chances_leaf(state, child, winner, match, net, table, x, grid, value, stats)
             else:
                 leaf = SEARCHED
             if leaf == SEARCHED:
@@ -2567,13 +2598,15 @@ def _limited_search(
                     value[s] = state.weighted[ply, s] / state.weights[ply]
             else:
                 _copy_vector(value, state.best[ply])
-            if kind == CHANCES and state.tt_slot[ply] >= 0:
-                _keep_chances(state, ply, match, value, stats)
+            _keep_boundary(state, ply, table, value, stats)
             ply -= 1
             if state.cut[ply + 1]:
                 continue  # the parent never takes this card
         # ``value``: the result of the card just tried at ``ply``
         card = moves[ply, move_index[ply] - 1]
+        if kind == POINTS and state.n_trick[ply] == 2:  # from here on: the trick's Coins too
+            winner = state.leaders[ply + 1]
+            value[winner] += state.taken[ply + 1, winner] - state.taken[ply, winner]
         if ply == 0:
             for s in range(3):
                 root_results[move_index[0] - 1, s] = value[s]
@@ -2588,37 +2621,51 @@ def _limited_search(
 
 
 @njit
-def estimate_search(start, net, softness, path, values, max_nodes, stop, root_results, stats):
+def estimate_search(
+    start, net, softness, table, path, values, max_nodes, stop, root_results, stats
+):
     """Estimated max^n points after each card of ``start`` (a ``SearchRoot``),
     from the root on, into ``root_results[i]``: searched ``start.tricks``
-    tricks deep, the network ``net``
-    (``Net``) valuing the trick boundaries where that stops; a choice the
-    network decides is soft by ``softness`` points (0: the hard max^n choice
-    everywhere). ``path`` and ``values``: ``new_limited_path()``.
+    tricks deep, the network ``net`` (``Net``) valuing the trick boundaries
+    where that stops; a choice the network decides is soft by ``softness``
+    points (0: the hard max^n choice everywhere). ``table``: a
+    ``BoundaryTable`` (with no slots: none); ``path`` and ``values``:
+    ``new_limited_path()``.
 
     Returns the number of cards searched, or ABORTED when ``max_nodes`` (0: no
     limit) ran out or ``stop[0]`` was set. ``stats`` (``LIMITED_STATS`` slots)
-    gains nodes and network leaves."""
-    no_table = MatchTable(np.zeros((0, MATCH_KEY_WORDS), dtype=np.int64), np.zeros((0, 3)), 0)
-    no_match = MatchArgs(np.zeros(3, dtype=np.int64), np.zeros((1, 1, 1, 3)), no_table)
+    gains nodes, table hits and stores, and network leaves."""
+    no_match = MatchArgs(np.zeros(3, dtype=np.int64), np.zeros((1, 1, 1, 3)))
     return _limited_search(
-        POINTS, start, net, softness, no_match, path, values, max_nodes, stop, root_results, stats
+        POINTS,
+        start,
+        net,
+        softness,
+        no_match,
+        table,
+        path,
+        values,
+        max_nodes,
+        stop,
+        root_results,
+        stats,
     )
 
 
 @njit
-def match_search(start, net, match, path, values, max_nodes, stop, root_results, stats):
+def match_search(start, net, match, table, path, values, max_nodes, stop, root_results, stats):
     """Each seat's chance of winning the match after each card of ``start`` (a
     ``SearchRoot``), all seats playing for the match, into ``root_results[i]``:
-    searched ``start.tricks`` tricks deep (``TO_THE_END``: exact), the network ``net`` (``Net``) valuing
-    the trick boundaries where that stops. ``match``: ``MatchArgs`` (the match
-    table with no slots: none). ``path`` and ``values``: ``new_limited_path()``.
+    searched ``start.tricks`` tricks deep (``TO_THE_END``: exact), the network
+    ``net`` (``Net``) valuing the trick boundaries where that stops.
+    ``match``: ``MatchArgs``; ``table``: a ``BoundaryTable`` (with no slots:
+    none); ``path`` and ``values``: ``new_limited_path()``.
 
     Returns the number of cards searched, or ABORTED when ``max_nodes`` (0: no
     limit) ran out or ``stop[0]`` was set. ``stats`` (``LIMITED_STATS`` slots)
     gains nodes, table hits and stores, and network leaves."""
     return _limited_search(
-        CHANCES, start, net, 0.0, match, path, values, max_nodes, stop, root_results, stats
+        CHANCES, start, net, 0.0, match, table, path, values, max_nodes, stop, root_results, stats
     )
 
 

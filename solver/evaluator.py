@@ -129,7 +129,22 @@ def stacked(array: np.ndarray, name: str) -> np.ndarray:
     return array
 
 
+# Each thread keeps one path and one table of trick boundaries for the
+# depth-limited searches across its searches: entries are keyed by the position
+# (ranks renumbered), the needs and the tricks left, and marked with a word for
+# what made them, so the searches along a line, or for a hint's many deals,
+# reuse them. A thread's table keeps enough boundaries for a search of that many
+# cards a hand (7: 2^20 slots, 64 MiB; with 2^18 the 7-card match searches took
+# three times the nodes), the largest asked so far.
+MOST_TABLE_BITS = 20
 _thread = threading.local()
+_tables_since = 0
+_words: dict[tuple, tuple[int, tuple]] = {}
+_words_lock = threading.Lock()
+
+
+def table_bits(cards_per_hand: int) -> int:
+    return max(12, min(MOST_TABLE_BITS, 2 * cards_per_hand + 6))
 
 
 def limited_path() -> tuple[np.ndarray, np.ndarray]:
@@ -139,6 +154,45 @@ def limited_path() -> tuple[np.ndarray, np.ndarray]:
     if path is None:
         path = _thread.limited_path = k.new_limited_path()
     return path
+
+
+def boundary_table(bits: int | None, word: int) -> k.BoundaryTable:
+    """This thread's table of trick boundaries, of at least 2^``bits`` slots (made
+    anew, empty, when it was smaller or ``forget_tables`` was called), its
+    entries marked ``word`` (``table_word``); ``bits`` None: no table."""
+    if bits is None:
+        return k.BoundaryTable(_NO_KEYS, _NO_VALUES, word)
+    table = getattr(_thread, "table", None)
+    if table is None or len(table[0]) < 2**bits or _thread.since != _tables_since:
+        table = _thread.table = (
+            np.zeros((2**bits, k.BOUNDARY_KEY_WORDS), dtype=np.int64),
+            np.zeros((2**bits, 3)),
+        )
+        _thread.since = _tables_since
+    return k.BoundaryTable(*table, word)
+
+
+_NO_KEYS = np.zeros((0, k.BOUNDARY_KEY_WORDS), dtype=np.int64)
+_NO_VALUES = np.zeros((0, 3))
+
+
+def forget_tables() -> None:
+    """Start every thread's table of trick boundaries afresh at its next search:
+    for measurements whose node counts must not depend on which thread
+    searched what before."""
+    global _tables_since
+    _tables_since += 1
+
+
+def table_word(*makers) -> int:
+    """The word that marks table entries made with these objects and values (a
+    network, a softness, a table of chances ...): entries made with others
+    never match."""
+    key = tuple(m if isinstance(m, (int, float)) else id(m) for m in makers)
+    with _words_lock:
+        if key not in _words:
+            _words[key] = (len(_words) + 1, makers)  # keeps them alive: ids stay unique
+        return _words[key][0]
 
 
 @cache
@@ -190,6 +244,8 @@ def search_card_results(
         count = len(representatives)
     threads = max(1, min(threads, count))
     stats = np.zeros((threads, k.LIMITED_STATS), dtype=np.int64)
+    word = table_word(net, softness)
+    bits = table_bits(min(position.cards_per_hand, tricks + 3)) if tricks > 1 else None
     shares = [np.ascontiguousarray(representatives[t::threads]) for t in range(threads)]
     parts = [np.zeros((len(share), 3)) for share in shares]
 
@@ -198,6 +254,7 @@ def search_card_results(
             k.SearchRoot(root, tricks, shares[t], len(shares[t])),
             net.kernel_net,
             softness,
+            boundary_table(bits, word),
             *limited_path(),
             budget,
             stop,

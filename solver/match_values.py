@@ -19,7 +19,6 @@ deals, reuse them. How far exact searches reach: ``benchmarks/for_the_match.py``
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 
@@ -29,27 +28,18 @@ from . import _kernels as k
 from . import checks
 from .cards import Card
 from .errors import CoinsError
-from .evaluator import ValueNet, default_net, limited_path
+from .evaluator import (
+    ValueNet,
+    boundary_table,
+    default_net,
+    limited_path,
+    table_bits,
+    table_word,
+)
 from .match import MatchState, check_match
 from .next_hands import NextHands, default_table
 from .position import Position
 from .threads import BudgetExhausted, run_searches
-
-# trick boundaries a thread's table keeps: enough for a search of that many
-# cards a hand (7: 2^20, 64 MiB; with 2^18 the 7-card searches took three
-# times the nodes), the largest asked so far
-MOST_TABLE_BITS = 20
-
-
-def table_bits(cards_per_hand: int) -> int:
-    return max(12, min(MOST_TABLE_BITS, 2 * cards_per_hand + 6))
-
-
-_NO_TABLE = (np.zeros((0, k.MATCH_KEY_WORDS), dtype=np.int64), np.zeros((0, 3)))
-
-_thread = threading.local()
-_words: dict[tuple[int, int], tuple[int, NextHands, ValueNet]] = {}
-_words_lock = threading.Lock()
 
 
 @dataclass
@@ -149,15 +139,15 @@ def card_chances(
     depth = k.TO_THE_END if tricks is None else tricks
     results = np.zeros((count, 3))
     stats = np.zeros(k.LIMITED_STATS, dtype=np.int64)
-    word = _table_word(next_hands, net)
-    bits = table_bits(min(position.cards_per_hand, depth + 3))
+    word = table_word(next_hands, net)
+    bits = table_bits(min(position.cards_per_hand, depth + 3)) if depth > 1 else None
 
     def search(thread: int, budget: int, stop: np.ndarray) -> int:
-        keys, values = _thread_table(bits) if depth > 1 else _NO_TABLE
         return k.match_search(
             k.SearchRoot(root, depth, roots, count),
             net.kernel_net,
-            k.MatchArgs(needs, next_hands.chances, k.MatchTable(keys, values, word)),
+            k.MatchArgs(needs, next_hands.chances),
+            boundary_table(bits, word),
             *limited_path(),
             budget,
             stop,
@@ -250,37 +240,3 @@ def _line(position, state, found, result, max_nodes, deadline, next_hands) -> li
             return played
         found, nodes = _card_chances(position, state, max_nodes, deadline, next_hands, result.nodes)
         result.nodes += nodes
-
-
-def forget_tables() -> None:
-    """Start every thread's table of trick boundaries afresh at its next search:
-    for measurements whose node counts must not depend on which thread
-    searched what before."""
-    global _tables_since
-    _tables_since += 1
-
-
-_tables_since = 0
-
-
-def _thread_table(bits: int) -> tuple[np.ndarray, np.ndarray]:
-    """This thread's table of trick boundaries, of at least 2^``bits`` slots
-    (made anew, empty, when it was smaller or ``forget_tables`` was called)."""
-    table = getattr(_thread, "table", None)
-    if table is None or len(table[0]) < 2**bits or _thread.since != _tables_since:
-        table = _thread.table = (
-            np.zeros((2**bits, k.MATCH_KEY_WORDS), dtype=np.int64),
-            np.zeros((2**bits, 3)),
-        )
-        _thread.since = _tables_since
-    return table
-
-
-def _table_word(next_hands: NextHands, net: ValueNet) -> int:
-    """The word that marks table entries made with this table of chances and this
-    network (entries made with others never match)."""
-    with _words_lock:
-        key = (id(next_hands), id(net))
-        if key not in _words:
-            _words[key] = (len(_words) + 1, next_hands, net)  # keeps both alive: ids stay unique
-        return _words[key][0]
