@@ -119,7 +119,10 @@ def make_suite(
 
 
 def read_suite(path: Path = SUITE) -> list[dict]:
-    return [json.loads(line) for line in path.open()]
+    """The positions of a set; a first line without a position (the header of
+    a ``benchmarks.sources`` set) is left out."""
+    records = [json.loads(line) for line in path.open()]
+    return [record for record in records if "position" in record]
 
 
 def judge(record: dict, card: Card) -> tuple[bool, float]:
