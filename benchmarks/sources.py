@@ -286,12 +286,6 @@ def read_records(path: Path) -> list[dict]:
     return evaluator.read_suite(path)
 
 
-def decisive(record: dict) -> bool:
-    """Do the mover's cards not all give it the same exact points?"""
-    mover = Position.parse(record["position"]).to_move
-    return len({v[mover] for v in record["card_results"].values()}) > 1
-
-
 def misplaced_seeds(path: Path) -> list[int]:
     """Seeds in the file outside its role's range (none, if all is well)."""
     seeds = role_seeds(read_header(path)["set"])
@@ -304,7 +298,7 @@ def summary(path: Path) -> dict[str, dict]:
     for record in read_records(path):
         row = rows.setdefault(record["source"], {"positions": 0, "decisive": 0, "sizes": Counter()})
         row["positions"] += 1
-        row["decisive"] += decisive(record)
+        row["decisive"] += evaluator.differs(record)
         row["sizes"][Position.parse(record["position"]).cards_per_hand] += 1
     return rows
 
