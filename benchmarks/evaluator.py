@@ -18,11 +18,16 @@ full deals played down to 10 cards a hand by greedy play with trembles
 played (random cards for the first half, greedy with trembles for the
 second), so a third of the positions have one or two cards on the table.
 
-``--suite`` runs on another set of the same kind, such as
+``--suite`` runs on other sets of the same kind, such as
 ``training/dev_positions.jsonl`` (222 positions of 9 cards a hand, made by
 ``--make-suite --suite training/dev_positions.jsonl --cards 9 --first-seed
 91000 --size 222``), on which networks are chosen so that the suite stays a
-test they were never picked on.
+test they were never picked on, or the sets of ``benchmarks.sources``.
+
+Besides the whole, every evaluation is reported per set and per source (a
+position's ``source``, or the suite's ``kind``), with 95% intervals: Wilson
+for the share right, a bootstrap of the positions for the mean regret. A
+gain on one source that is a loss on another shows there.
 """
 
 from __future__ import annotations
