@@ -141,20 +141,24 @@ def _player(source: str, rng: random.Random) -> tuple[Player, dict]:
     raise ValueError(f"{source} is not a played source")
 
 
-def _play(start: Position, player: Player, moves: int, rng: random.Random) -> Position:
-    """The position ``moves`` cards after ``start``, each chosen by ``player``."""
+def _play(
+    start: Position, player: Player, moves: int, rng: random.Random, about: dict
+) -> Position | None:
+    """The position ``moves`` cards after ``start``, each chosen by ``player``;
+    None if a match in ``about`` ends on the way (a seat reaches the target)."""
     played = []
+    position = start
     for _ in range(moves):
         played.append(player(Record.of(start, played), rng))
-    return Record.of(start, played).final
+        position = position.play(played[-1])
+        if "match" in about and not _match_goes_on(position, about["match"]):
+            return None
+    return position
 
 
-def _match_goes_on(position: Position, about: dict) -> bool:
-    """No seat has reached the target (the match would be over)."""
-    if "match" not in about:
-        return True
-    scores = about["match"]["scores"]
-    return all(s + t < about["match"]["target"] for s, t in zip(scores, position.taken))
+def _match_goes_on(position: Position, match: dict) -> bool:
+    """No seat's total (score plus taken) has reached the target."""
+    return all(s + t < match["target"] for s, t in zip(match["scores"], position.taken))
 
 
 def _ending(source: str, cards: int, rng: random.Random) -> Position:
@@ -186,14 +190,14 @@ def source_position(source: str, cards: int, seed: int) -> tuple[Position, dict]
     on_table = seed % 3
     if source in ENDINGS:
         start = _ending(source, cards, rng)
-        return _play(start, _by_position(random_bot), on_table, rng), {}
+        return _play(start, _by_position(random_bot), on_table, rng, {}), {}
     moves = SEATS * (HAND_SIZE - cards) + on_table
     while True:  # a match may end before the position: deal again from the same stream
         player, about = _player(source, rng)
         dealer = rng.randrange(SEATS)
         start = Position(deal(dealer, rng), first_leader(dealer))
-        position = _play(start, player, moves, rng)
-        if _match_goes_on(position, about):
+        position = _play(start, player, moves, rng, about)
+        if position is not None:
             return position, about
 
 
