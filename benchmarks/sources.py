@@ -220,15 +220,18 @@ def header(role: str, sizes: dict[int, int]) -> dict:
     }
 
 
-def planned(role: str, sizes: dict[int, int]) -> list[tuple[str, int, int]]:
-    """(source, cards, seed) of every position, round robin over sources and
-    sizes so that a run stopped early leaves every source alike."""
+def planned(
+    role: str, sizes: dict[int, int], sources: tuple[str, ...] | None = None
+) -> list[tuple[str, int, int]]:
+    """(source, cards, seed) of every position of ``sources`` (default all),
+    round robin over sources and sizes so that a run stopped early leaves
+    every source alike."""
     return [
         (source, cards, seed_of(role, source, cards, j))
         for j in range(max(sizes.values()))
         for cards in sorted(sizes)
         if j < sizes[cards]
-        for source in SOURCES
+        for source in sources or SOURCES
     ]
 
 
@@ -248,9 +251,16 @@ class SetExists(Exception):
     """A test set is never written over."""
 
 
-def make_set(role: str, sizes: dict[int, int], path: Path | None = None, threads: int = 2) -> Path:
+def make_set(
+    role: str,
+    sizes: dict[int, int],
+    path: Path | None = None,
+    threads: int = 2,
+    sources: tuple[str, ...] | None = None,
+) -> Path:
     """Label every planned position of ``role`` into ``path`` (resuming a train
-    or choose file; a test set only from nothing, through a ``.partial`` file)."""
+    or choose file; a test set only from nothing, through a ``.partial`` file);
+    ``sources`` tops up some sources only (default all)."""
     path = path or set_path(role)
     target = path
     if role == "test":
@@ -265,7 +275,7 @@ def make_set(role: str, sizes: dict[int, int], path: Path | None = None, threads
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(header(role, sizes)) + "\n")
     done = {r["seed"] for r in records}
-    for source, cards, seed in planned(role, sizes):
+    for source, cards, seed in planned(role, sizes, sources):
         if seed in done:
             continue
         position, about = source_position(source, cards, seed)
@@ -324,6 +334,11 @@ def main(argv: list[str] | None = None) -> None:
         default={8: 16, 9: 16, 10: 3},
         help="per source (8:16,9:16,10:3)",
     )
+    parser.add_argument(
+        "--sources",
+        type=lambda text: tuple(text.split(",")),
+        help="only these sources (to top up those short of decisive positions)",
+    )
     parser.add_argument("--output", type=Path, help="default benchmarks/sets/ROLE.jsonl")
     parser.add_argument("--threads", type=int, default=2, help="threads of each exact solve")
     parser.add_argument("--summary", type=Path, help="positions and decisive ones per source")
@@ -332,7 +347,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     if args.role:
-        make_set(args.role, args.sizes, args.output, args.threads)
+        make_set(args.role, args.sizes, args.output, args.threads, args.sources)
     if args.summary:
         for source, row in summary(args.summary).items():
             sizes = ", ".join(f"{k}: {n}" for k, n in sorted(row["sizes"].items()))
