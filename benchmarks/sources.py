@@ -208,14 +208,14 @@ def set_path(role: str) -> Path:
     return SETS / f"{role}.jsonl"
 
 
-def header(role: str, sizes: dict[int, int]) -> dict:
+def header(role: str) -> dict:
+    """The file's first line: its role and seeds (``--summary`` counts what it holds)."""
     seeds = role_seeds(role)
     return {
         "set": role,
         "seeds": [seeds.start, seeds.stop - 1],
         "seed_rule": f"{ROLES[role]} + {SOURCE_SPAN} * source number + {SIZE_SPAN} * cards + j",
         "sources": list(SOURCES),
-        "sizes": {str(k): n for k, n in sizes.items()},
         "made_by": "python -m benchmarks.sources",
     }
 
@@ -273,7 +273,7 @@ def make_set(
             raise SetExists(f"{target} holds another role's set")
     else:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(header(role, sizes)) + "\n")
+        target.write_text(json.dumps(header(role)) + "\n")
     done = {r["seed"] for r in records}
     for source, cards, seed in planned(role, sizes, sources):
         if seed in done:
