@@ -156,15 +156,26 @@ def playout_card(position: Position, rng: random.Random) -> Card:
 
 
 def pick(records: list[dict], choose) -> list[dict]:
-    """Each position's card from ``choose(position)``, judged, with its seconds."""
+    """Each position's card from ``choose(position)``, judged, with its seconds.
+    ``choose`` returns a card, or an estimate: its best card, and whether it
+    was exact is kept (an exact answer says nothing of the estimate)."""
     picks = []
     for record in records:
         position = Position.parse(record["position"])
         start = time.perf_counter()
-        card = choose(position)
+        choice = choose(position)
         seconds = time.perf_counter() - start
+        card = getattr(choice, "best", choice)
         differ, regret = judge(record, card)
-        picks.append({"card": str(card), "differs": differ, "regret": regret, "seconds": seconds})
+        picks.append(
+            {
+                "card": str(card),
+                "differs": differ,
+                "regret": regret,
+                "seconds": seconds,
+                "exact": getattr(choice, "exact", None),
+            }
+        )
     return picks
 
 
@@ -201,12 +212,8 @@ def summarize(picks: list[dict]) -> dict:
         "mean_regret": statistics.fmean(regrets),
         "regret_interval": bootstrap_interval(regrets),
         "seconds": {"median": statistics.median(seconds), "max": max(seconds)},
+        "exact": sum(p["exact"] is True for p in picks),
     }
-
-
-def score(records: list[dict], choose) -> dict:
-    """``summarize`` of ``choose(position)``'s picks."""
-    return summarize(pick(records, choose))
 
 
 def source_of(record: dict) -> str:
@@ -214,20 +221,28 @@ def source_of(record: dict) -> str:
     return record.get("source") or record.get("kind") or "-"
 
 
-def by_source(records: list[dict], picks: dict[str, list[dict]]) -> list[dict]:
-    """Every evaluation summarized per set and source, then per whole set where
-    a set holds several sources: a gain on one source that is a loss on
-    another shows here."""
+def cards_of(record: dict) -> str:
+    """The position's cards a hand (of the seat to move)."""
+    return f"{Position.parse(record['position']).cards_per_hand} cards"
+
+
+def breakdown(
+    records: list[dict], picks: dict[str, list[dict]], part=source_of, name: str = "source"
+) -> list[dict]:
+    """Every evaluation summarized per set and ``part`` (a position's source,
+    or its size), then per whole set where a set holds several parts: a gain
+    on one source that is a loss on another shows here. ``name`` is the
+    part's key in the rows."""
     groups: dict[str, dict[str, list[int]]] = {}
     for i, record in enumerate(records):
-        groups.setdefault(record["set"], {}).setdefault(source_of(record), []).append(i)
-    for sources in groups.values():
-        if len(sources) > 1:
-            sources[ALL_SOURCES] = [i for members in sources.values() for i in members]
+        groups.setdefault(record["set"], {}).setdefault(part(record), []).append(i)
+    for parts in groups.values():
+        if len(parts) > 1:
+            parts[ALL_SOURCES] = [i for members in parts.values() for i in members]
     return [
         {
-            "set": name,
-            "source": source,
+            "set": set_name,
+            name: group,
             "positions": len(members),
             "decisive": sum(differs(records[i]) for i in members),
             "evaluations": {
@@ -235,20 +250,20 @@ def by_source(records: list[dict], picks: dict[str, list[dict]]) -> list[dict]:
                 for evaluation, chosen in picks.items()
             },
         }
-        for name, sources in groups.items()
-        for source, members in sources.items()
+        for set_name, parts in groups.items()
+        for group, members in sorted(parts.items(), key=lambda item: item[0] == ALL_SOURCES)
     ]
 
 
-def source_table(rows: list[dict]) -> Table:
-    """``by_source`` as a table, a line per evaluation: share right and regret
-    with their intervals."""
+def breakdown_table(rows: list[dict], name: str = "source") -> Table:
+    """``breakdown`` as a table, a line per evaluation: share right and regret
+    with their intervals (and how many positions an estimate solved exactly)."""
     table = Table(
-        title="Per set and source: right where cards differ (95% Wilson interval), "
+        title=f"Per set and {name}: right where cards differ (95% Wilson interval), "
         "mean regret over all positions (95% bootstrap interval)"
     )
-    for heading in ("set", "source", "decisive", "evaluation", "right", "regret"):
-        table.add_column(heading, justify="left" if heading in ("set", "source") else "right")
+    for heading in ("set", name, "decisive", "evaluation", "right", "regret"):
+        table.add_column(heading, justify="left" if heading in ("set", name) else "right")
     for row in rows:
         for n, (evaluation, result) in enumerate(row["evaluations"].items()):
             right = "-"
@@ -261,9 +276,9 @@ def source_table(rows: list[dict]) -> Table:
             low, high = result["regret_interval"]
             table.add_row(
                 Path(row["set"]).stem if n == 0 else "",
-                row["source"] if n == 0 else "",
+                row[name] if n == 0 else "",
                 f"{row['decisive']}/{row['positions']}" if n == 0 else "",
-                evaluation,
+                evaluation + (f" ({result['exact']} exact)" if result["exact"] else ""),
                 right,
                 f"{result['mean_regret']:.3f} ({low:.2f}-{high:.2f})",
                 end_section=n == len(row["evaluations"]) - 1,
@@ -335,13 +350,14 @@ def main(argv: list[str] | None = None) -> dict | None:
     ]
     ensure_compiled()
     net = ValueNet.load(args.net) if args.net else None
-    picks = {"estimate": pick(records, lambda p: estimate(p, args.time_limit, net=net).best)}
+    picks = {"estimate": pick(records, lambda p: estimate(p, args.time_limit, net=net))}
     if not args.no_baselines:
         rng = random.Random(0)
         picks["playout evaluation"] = pick(records, lambda p: playout_card(p, rng))
         picks["random card"] = pick(records, lambda p: rng.choice(p.legal_cards()))
     rows = {name: summarize(chosen) for name, chosen in picks.items()}
-    sources = by_source(records, picks)
+    sources = breakdown(records, picks)
+    by_size = breakdown(records, picks, cards_of, "size")
     full_deals = paranoid.read_suite()[16]
     full_seconds = []
     for deal in full_deals:
@@ -364,9 +380,12 @@ def main(argv: list[str] | None = None) -> dict | None:
         },
         "evaluations": rows,
         "by_source": sources,
+        "by_size": by_size,
         "picks": [
             {"set": r["set"], "index": r["index"], "source": source_of(r)}
+            | {"cards": Position.parse(r["position"]).cards_per_hand}
             | {name: chosen[i]["card"] for name, chosen in picks.items()}
+            | {"estimate_exact": picks["estimate"][i]["exact"]}
             for i, r in enumerate(records)
         ],
         "full_deals": {
@@ -402,7 +421,8 @@ def main(argv: list[str] | None = None) -> dict | None:
             f"{row['seconds']['max']:.3f}",
         )
     console.print(table)
-    console.print(source_table(sources))
+    console.print(breakdown_table(sources))
+    console.print(breakdown_table(by_size, "size"))
     console.print(
         f"full deals ({len(full_seconds)}): estimate median "
         f"{report['full_deals']['median']:.3f} s, max {report['full_deals']['max']:.3f} s"

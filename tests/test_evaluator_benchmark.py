@@ -135,7 +135,7 @@ def _tiny_sets() -> list[dict]:
 def test_per_source_report_counts_shares_and_regrets_by_hand():
     records = _tiny_sets()
     king = evaluator.pick(records, lambda p: Card.parse("KC"))
-    rows = evaluator.by_source(records, {"king": king})
+    rows = evaluator.breakdown(records, {"king": king})
     found = {(r["set"], r["source"]): r for r in rows}
     # a set of one source has no pooled row; the suite's kinds count as sources
     assert list(found) == [
@@ -196,6 +196,13 @@ def test_several_sets_are_reported_together_and_per_source(tmp_path, capsys):
         ("one.jsonl", "all"),
         ("two.jsonl", "random"),
     ]
+    assert [(r["set"], r["size"]) for r in report["by_size"]] == [
+        ("one.jsonl", "2 cards"),
+        ("two.jsonl", "2 cards"),
+    ]
     assert [p["set"] for p in report["picks"]] == ["one.jsonl"] * 3 + ["two.jsonl"]
+    # two cards a hand are solved exactly, and the report says so
+    assert report["evaluations"]["estimate"]["exact"] == 4
+    assert all(p["estimate_exact"] for p in report["picks"])
     assert "targets" not in report
     assert "Per set and source" in capsys.readouterr().out
