@@ -28,9 +28,9 @@ others' and from the project's other sets; the file's first line records it.
 A train or choose file is resumed where it stopped; a test set is written to
 a ``.partial`` file and renamed when complete, and is never written over::
 
-    python -m benchmarks.sources --role choose --sizes 8:16,9:16,10:3
-    python -m benchmarks.sources --role train --sizes 8:20,9:10
-    python -m benchmarks.sources --role test --sizes 8:16,9:16,10:8   # once, last
+    python -m benchmarks.sources --role choose --sizes 8:16,9:12,10:6
+    python -m benchmarks.sources --role train --sizes 8:10,9:4
+    python -m benchmarks.sources --role test --sizes 8:8,9:12,10:16   # once, last (hours)
     python -m benchmarks.sources --summary benchmarks/sets/choose.jsonl
     python -m benchmarks.sources --check
 """
@@ -331,8 +331,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--sizes",
         type=parse_sizes,
-        default={8: 16, 9: 16, 10: 3},
-        help="per source (8:16,9:16,10:3)",
+        default={8: 16, 9: 12, 10: 6},
+        help="per source (8:16,9:12,10:6)",
     )
     parser.add_argument(
         "--sources",
