@@ -112,20 +112,23 @@ def make_suite(
         if index in done:
             continue
         position, kind = suite_position(index, cards, first_seed)
-        start = time.perf_counter()
-        result = solve_maxn(position, card_results=True, line=False, threads=threads)
-        record = {
-            "index": index,
-            "kind": kind,
-            "position": str(position),
-            "card_results": {str(c): v for c, v in result.card_results.items()},
-            "equilibrium": result.equilibrium,
-            "nodes": result.nodes,
-            "seconds": round(time.perf_counter() - start, 3),
-        }
+        record = {"index": index, "kind": kind, "position": str(position)}
+        record |= exact_answers(position, threads)
         with path.open("a") as out:
             out.write(json.dumps(record) + "\n")
         print(index, kind, record["seconds"], flush=True)
+
+
+def exact_answers(position: Position, threads: int) -> dict:
+    """Every card's exact max^n result for the mover, and what it cost: a set's labels."""
+    start = time.perf_counter()
+    result = solve_maxn(position, card_results=True, line=False, threads=threads)
+    return {
+        "card_results": {str(c): list(v) for c, v in result.card_results.items()},
+        "equilibrium": list(result.equilibrium),
+        "nodes": result.nodes,
+        "seconds": round(time.perf_counter() - start, 3),
+    }
 
 
 def read_suite(path: Path = SUITE) -> list[dict]:

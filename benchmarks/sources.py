@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -48,7 +47,6 @@ from pathlib import Path
 from analysis.bots import PimcBot, greedy_bot, random_bot
 from solver import MatchState, Position, Record
 from solver.cards import COINS_MASK, DECK_SIZE, HAND_SIZE, SEATS, cards_in
-from solver.maxn import solve_maxn
 from solver.rules import deal, first_leader
 
 from . import evaluator
@@ -235,18 +233,6 @@ def planned(
     ]
 
 
-def label(position: Position, threads: int) -> dict:
-    """Every card's exact max^n result for the mover, and what it cost."""
-    start = time.perf_counter()
-    result = solve_maxn(position, card_results=True, line=False, threads=threads)
-    return {
-        "card_results": {str(c): list(v) for c, v in result.card_results.items()},
-        "equilibrium": list(result.equilibrium),
-        "nodes": result.nodes,
-        "seconds": round(time.perf_counter() - start, 3),
-    }
-
-
 class SetExists(Exception):
     """A test set is never written over."""
 
@@ -280,7 +266,7 @@ def make_set(
             continue
         position, about = source_position(source, cards, seed)
         record = {"index": len(done), "source": source, "seed": seed, "position": str(position)}
-        record |= about | label(position, threads)
+        record |= about | evaluator.exact_answers(position, threads)
         with target.open("a") as out:
             out.write(json.dumps(record) + "\n")
         done.add(seed)

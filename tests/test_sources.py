@@ -89,7 +89,7 @@ def test_cheapest_labels_are_solved_again_alike():
 
 def test_labels_are_every_cards_exact_result():
     position = Position.parse("A.2.. K.3.. 9..2. 0 -")
-    record = sources.label(position, threads=1)
+    record = evaluator.exact_answers(position, threads=1)
     exact = solve_maxn(position, card_results=True, line=False, threads=1).card_results
     assert record["card_results"] == {str(c): list(v) for c, v in exact.items()}
     assert set(record["card_results"]) == {"AC", "2O"}
