@@ -29,7 +29,7 @@ A train or choose file is resumed where it stopped; a test set is written to
 a ``.partial`` file and renamed when complete, and is never written over::
 
     python -m benchmarks.sources --role choose --sizes 8:16,9:12,10:6
-    python -m benchmarks.sources --role train --sizes 8:10,9:4
+    python -m benchmarks.sources --role train --sizes 8:10,9:8
     python -m benchmarks.sources --role test --sizes 8:8,9:12,10:16   # once, last (hours)
     python -m benchmarks.sources --summary benchmarks/sets/choose.jsonl
     python -m benchmarks.sources --check
