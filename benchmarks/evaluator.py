@@ -18,22 +18,29 @@ full deals played down to 10 cards a hand by greedy play with trembles
 played (random cards for the first half, greedy with trembles for the
 second), so a third of the positions have one or two cards on the table.
 
-``--suite`` runs on another set of the same kind, such as
+``--suite`` runs on other sets of the same kind, such as
 ``training/dev_positions.jsonl`` (222 positions of 9 cards a hand, made by
 ``--make-suite --suite training/dev_positions.jsonl --cards 9 --first-seed
 91000 --size 222``), on which networks are chosen so that the suite stays a
-test they were never picked on.
+test they were never picked on, or the sets of ``benchmarks.sources``.
+
+Besides the whole, every evaluation is reported per set and per source (a
+position's ``source``, or the suite's ``kind``), with 95% intervals: Wilson
+for the share right, a bootstrap of the positions for the mean regret. A
+gain on one source that is a loss on another shows there.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import time
 from pathlib import Path
 
+import numpy as np
 from rich.console import Console
 from rich.table import Table
 
@@ -60,6 +67,9 @@ DEV_MADE = {"size": 222, "cards": 9, "first_seed": 91_000}
 TARGET_RIGHT = 0.90
 TARGET_REGRET = 0.10
 FULL_DEAL_SECONDS = 2.0
+Z95 = 1.96
+BOOTSTRAP_DRAWS = 2000
+ALL_SOURCES = "all"
 
 
 def suite_position(
@@ -102,32 +112,43 @@ def make_suite(
         if index in done:
             continue
         position, kind = suite_position(index, cards, first_seed)
-        start = time.perf_counter()
-        result = solve_maxn(position, card_results=True, line=False, threads=threads)
-        record = {
-            "index": index,
-            "kind": kind,
-            "position": str(position),
-            "card_results": {str(c): v for c, v in result.card_results.items()},
-            "equilibrium": result.equilibrium,
-            "nodes": result.nodes,
-            "seconds": round(time.perf_counter() - start, 3),
-        }
+        record = {"index": index, "kind": kind, "position": str(position)}
+        record |= exact_answers(position, threads)
         with path.open("a") as out:
             out.write(json.dumps(record) + "\n")
         print(index, kind, record["seconds"], flush=True)
 
 
+def exact_answers(position: Position, threads: int) -> dict:
+    """Every card's exact max^n result for the mover, and what it cost: a set's labels."""
+    start = time.perf_counter()
+    result = solve_maxn(position, card_results=True, line=False, threads=threads)
+    return {
+        "card_results": {str(c): list(v) for c, v in result.card_results.items()},
+        "equilibrium": list(result.equilibrium),
+        "nodes": result.nodes,
+        "seconds": round(time.perf_counter() - start, 3),
+    }
+
+
 def read_suite(path: Path = SUITE) -> list[dict]:
-    return [json.loads(line) for line in path.open()]
+    """The positions of a set; a first line without a position (the header of
+    a ``benchmarks.sources`` set) is left out."""
+    records = [json.loads(line) for line in path.open()]
+    return [record for record in records if "position" in record]
+
+
+def differs(record: dict) -> bool:
+    """Do the mover's cards not all give it the same exact points (a decisive position)?"""
+    mover = Position.parse(record["position"]).to_move
+    return len({v[mover] for v in record["card_results"].values()}) > 1
 
 
 def judge(record: dict, card: Card) -> tuple[bool, float]:
     """(the cards differ here, the regret of ``card``)."""
     mover = Position.parse(record["position"]).to_move
     own = {c: v[mover] for c, v in record["card_results"].items()}
-    best = max(own.values())
-    return len(set(own.values())) > 1, best - own[str(card)]
+    return differs(record), max(own.values()) - own[str(card)]
 
 
 def playout_card(position: Position, rng: random.Random) -> Card:
@@ -137,27 +158,135 @@ def playout_card(position: Position, rng: random.Random) -> Card:
     return min(values, key=lambda c: (-values[c], c))
 
 
-def score(records: list[dict], choose) -> dict:
-    """Share right where cards differ, mean regret, and seconds, for ``choose(position)``."""
-    right = differ = 0
-    regrets, seconds = [], []
+def pick(records: list[dict], choose) -> list[dict]:
+    """Each position's card from ``choose(position)``, judged, with its seconds.
+    ``choose`` returns a card, or an estimate: its best card, and whether it
+    was exact is kept (an exact answer says nothing of the estimate)."""
+    picks = []
     for record in records:
         position = Position.parse(record["position"])
         start = time.perf_counter()
-        card = choose(position)
-        seconds.append(time.perf_counter() - start)
-        differs, regret = judge(record, card)
-        regrets.append(regret)
-        if differs:
-            differ += 1
-            right += regret == 0
+        choice = choose(position)
+        seconds = time.perf_counter() - start
+        card = getattr(choice, "best", choice)
+        differ, regret = judge(record, card)
+        picks.append(
+            {
+                "card": str(card),
+                "differs": differ,
+                "regret": regret,
+                "seconds": seconds,
+                "exact": getattr(choice, "exact", None),
+            }
+        )
+    return picks
+
+
+def wilson_interval(right: int, count: int) -> list[float] | None:
+    """The 95% Wilson score interval of the share ``right / count``."""
+    if not count:
+        return None
+    z2 = Z95 * Z95
+    centre = (right + z2 / 2) / (count + z2)
+    half = Z95 * math.sqrt(right * (count - right) / count + z2 / 4) / (count + z2)
+    return [max(0.0, centre - half), min(1.0, centre + half)]
+
+
+def bootstrap_interval(values: list[float]) -> list[float]:
+    """A 95% percentile bootstrap interval of the mean (fixed seed, so a report repeats)."""
+    data = np.asarray(values, dtype=float)
+    draws = np.random.default_rng(0).integers(0, len(data), (BOOTSTRAP_DRAWS, len(data)))
+    low, high = np.percentile(data[draws].mean(axis=1), [2.5, 97.5])
+    return [float(low), float(high)]
+
+
+def summarize(picks: list[dict]) -> dict:
+    """Share right where cards differ and mean regret over all positions, with
+    95% intervals, and seconds."""
+    decisive = [p for p in picks if p["differs"]]
+    right = sum(p["regret"] == 0 for p in decisive)
+    regrets = [p["regret"] for p in picks]
+    seconds = [p["seconds"] for p in picks]
     return {
         "right": right,
-        "differ": differ,
-        "share_right": right / differ if differ else None,
+        "differ": len(decisive),
+        "share_right": right / len(decisive) if decisive else None,
+        "share_interval": wilson_interval(right, len(decisive)),
         "mean_regret": statistics.fmean(regrets),
+        "regret_interval": bootstrap_interval(regrets),
         "seconds": {"median": statistics.median(seconds), "max": max(seconds)},
+        "exact": sum(p["exact"] is True for p in picks),
     }
+
+
+def source_of(record: dict) -> str:
+    """The source a position came from (the suite's sets name it ``kind``)."""
+    return record.get("source") or record.get("kind") or "-"
+
+
+def cards_of(record: dict) -> str:
+    """The position's cards a hand (of the seat to move)."""
+    return f"{Position.parse(record['position']).cards_per_hand} cards"
+
+
+def breakdown(
+    records: list[dict], picks: dict[str, list[dict]], part=source_of, name: str = "source"
+) -> list[dict]:
+    """Every evaluation summarized per set and ``part`` (a position's source,
+    or its size), then per whole set where a set holds several parts: a gain
+    on one source that is a loss on another shows here. ``name`` is the
+    part's key in the rows."""
+    groups: dict[str, dict[str, list[int]]] = {}
+    for i, record in enumerate(records):
+        groups.setdefault(record["set"], {}).setdefault(part(record), []).append(i)
+    for parts in groups.values():
+        if len(parts) > 1:
+            parts[ALL_SOURCES] = [i for members in parts.values() for i in members]
+    return [
+        {
+            "set": set_name,
+            name: group,
+            "positions": len(members),
+            "decisive": sum(differs(records[i]) for i in members),
+            "evaluations": {
+                evaluation: summarize([chosen[i] for i in members])
+                for evaluation, chosen in picks.items()
+            },
+        }
+        for set_name, parts in groups.items()
+        for group, members in sorted(parts.items(), key=lambda item: item[0] == ALL_SOURCES)
+    ]
+
+
+def breakdown_table(rows: list[dict], name: str = "source") -> Table:
+    """``breakdown`` as a table, a line per evaluation: share right and regret
+    with their intervals (and how many positions an estimate solved exactly)."""
+    table = Table(
+        title=f"Per set and {name}: right where cards differ (95% Wilson interval), "
+        "mean regret over all positions (95% bootstrap interval)"
+    )
+    for heading in ("set", name, "decisive", "evaluation", "right", "regret"):
+        table.add_column(heading, justify="left" if heading in ("set", name) else "right")
+    for row in rows:
+        for n, (evaluation, result) in enumerate(row["evaluations"].items()):
+            right = "-"
+            if result["differ"]:
+                low, high = result["share_interval"]
+                right = (
+                    f"{result['right']}/{result['differ']} = {result['share_right']:.0%} "
+                    f"({100 * low:.0f}-{100 * high:.0f}%)"
+                )
+            low, high = result["regret_interval"]
+            table.add_row(
+                Path(row["set"]).stem if n == 0 else "",
+                row[name] if n == 0 else "",
+                f"{row['decisive']}/{row['positions']}" if n == 0 else "",
+                evaluation + (f" ({result['exact']} exact)" if result["exact"] else ""),
+                right,
+                f"{result['mean_regret']:.3f} ({low:.2f}-{high:.2f})",
+                end_section=n == len(row["evaluations"]) - 1,
+            )
+    return table
 
 
 def main(argv: list[str] | None = None) -> dict | None:
@@ -165,7 +294,7 @@ def main(argv: list[str] | None = None) -> dict | None:
         prog="python -m benchmarks.evaluator", description=__doc__.partition("\n\n")[0]
     )
     parser.add_argument("--time-limit", type=float, default=1.0, help="estimate's seconds (1)")
-    parser.add_argument("--positions", type=int, help="only the first N suite positions")
+    parser.add_argument("--positions", type=int, help="only the first N positions of each set")
     parser.add_argument(
         "--no-baselines",
         action="store_true",
@@ -180,8 +309,10 @@ def main(argv: list[str] | None = None) -> dict | None:
     parser.add_argument(
         "--suite",
         type=Path,
-        default=SUITE,
-        help="another set of positions with exact answers (such as training/dev_positions.jsonl)",
+        nargs="+",
+        default=[SUITE],
+        help="other sets of positions with exact answers (such as training/dev_positions.jsonl "
+        "or benchmarks/sets/choose.jsonl), reported together and per set and source",
     )
     parser.add_argument(
         "--cards", type=int, default=CARDS, help=f"--make-suite: cards a hand ({CARDS})"
@@ -202,27 +333,34 @@ def main(argv: list[str] | None = None) -> dict | None:
         "--output",
         type=Path,
         help="where the results go (results/evaluator.json for the suite, "
-        "results/evaluator_NAME.json for another set)",
+        "results/evaluator_NAME.json for another set, NAME+NAME for several)",
     )
     args = parser.parse_args(argv)
+    the_suite = args.suite == [SUITE]
     if args.output is None:
-        args.output = (
-            RESULTS
-            if args.suite == SUITE
-            else RESULTS.with_name(f"evaluator_{args.suite.stem}.json")
-        )
+        stems = "+".join(path.stem for path in args.suite)
+        args.output = RESULTS if the_suite else RESULTS.with_name(f"evaluator_{stems}.json")
     if args.make_suite:
-        make_suite(args.suite, args.threads, args.size, args.cards, args.first_seed)
+        if len(args.suite) > 1:
+            parser.error("--make-suite makes one set at a time")
+        make_suite(args.suite[0], args.threads, args.size, args.cards, args.first_seed)
         return None
     console = Console()
-    records = read_suite(args.suite)[: args.positions]
+    records = [
+        dict(record, set=path.name)
+        for path in args.suite
+        for record in read_suite(path)[: args.positions]
+    ]
     ensure_compiled()
     net = ValueNet.load(args.net) if args.net else None
-    rows = {"estimate": score(records, lambda p: estimate(p, args.time_limit, net=net).best)}
+    picks = {"estimate": pick(records, lambda p: estimate(p, args.time_limit, net=net))}
     if not args.no_baselines:
         rng = random.Random(0)
-        rows["playout evaluation"] = score(records, lambda p: playout_card(p, rng))
-        rows["random card"] = score(records, lambda p: rng.choice(p.legal_cards()))
+        picks["playout evaluation"] = pick(records, lambda p: playout_card(p, rng))
+        picks["random card"] = pick(records, lambda p: rng.choice(p.legal_cards()))
+    rows = {name: summarize(chosen) for name, chosen in picks.items()}
+    sources = breakdown(records, picks)
+    by_size = breakdown(records, picks, cards_of, "size")
     full_deals = paranoid.read_suite()[16]
     full_seconds = []
     for deal in full_deals:
@@ -238,19 +376,28 @@ def main(argv: list[str] | None = None) -> dict | None:
             "net": str(args.net) if args.net else "shipped",
         },
         "suite": {
-            "file": args.suite.name,
+            "file": ", ".join(path.name for path in args.suite),
             "positions": len(records),
             "exact_seconds_median": statistics.median(exact_seconds),
             "exact_seconds_max": max(exact_seconds),
         },
         "evaluations": rows,
+        "by_source": sources,
+        "by_size": by_size,
+        "picks": [
+            {"set": r["set"], "index": r["index"], "source": source_of(r)}
+            | {"cards": Position.parse(r["position"]).cards_per_hand}
+            | {name: chosen[i]["card"] for name, chosen in picks.items()}
+            | {"estimate_exact": picks["estimate"][i]["exact"]}
+            for i, r in enumerate(records)
+        ],
         "full_deals": {
             "count": len(full_seconds),
             "median": statistics.median(full_seconds),
             "max": max(full_seconds),
         },
     }
-    if args.suite == SUITE:  # the targets are the suite's
+    if the_suite:  # the targets are the suite's
         report["targets"] = {
             "share_right": TARGET_RIGHT,
             "mean_regret": TARGET_REGRET,
@@ -262,7 +409,7 @@ def main(argv: list[str] | None = None) -> dict | None:
     sizes = sorted({Position.parse(r["position"]).cards_per_hand for r in records})
     table = Table(
         title=f"Picking a card at {'/'.join(map(str, sizes))} cards a hand: "
-        f"{len(records)} positions of {args.suite.name}, "
+        f"{len(records)} positions of {report['suite']['file']}, "
         f"exact max^n answers (median {report['suite']['exact_seconds_median']:.1f} s each)"
     )
     for heading in ("evaluation", "right where cards differ", "mean regret", "median s", "max s"):
@@ -277,6 +424,8 @@ def main(argv: list[str] | None = None) -> dict | None:
             f"{row['seconds']['max']:.3f}",
         )
     console.print(table)
+    console.print(breakdown_table(sources))
+    console.print(breakdown_table(by_size, "size"))
     console.print(
         f"full deals ({len(full_seconds)}): estimate median "
         f"{report['full_deals']['median']:.3f} s, max {report['full_deals']['max']:.3f} s"

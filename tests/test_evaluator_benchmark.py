@@ -102,3 +102,107 @@ def test_another_set_and_network_are_named_in_the_report(tmp_path):
     assert report["options"]["net"] == str(shipped)
     assert list(report["evaluations"]) == ["estimate"]
     assert "targets" not in report  # they are the suite's
+
+
+# seat 1 to move with the King or the 2 of Cups; only its own points (the middle number) count
+SMALL = "A... K2... 43... 0 5C"
+
+
+def _record(name: str, index: int, source: str, king: list, two: list) -> dict:
+    """A hand-made record of SMALL: the results after KC and after 2C."""
+    return {
+        "set": name,
+        "index": index,
+        "source": source,
+        "position": SMALL,
+        "card_results": {"KC": king, "2C": two},
+        "seconds": 0.01,
+    }
+
+
+def _tiny_sets() -> list[dict]:
+    suite_like = _record("two.jsonl", 0, "", [0, 0, 0], [0, 2, 0])
+    del suite_like["source"]
+    suite_like["kind"] = "random"  # the suite names its sources kinds
+    return [
+        _record("one.jsonl", 0, "x", [0, 0, 0], [0, 2, 0]),  # decisive, KC costs 2
+        _record("one.jsonl", 1, "x", [0, 1, 1], [0, 1, 1]),  # not decisive
+        _record("one.jsonl", 2, "y", [0, 2, 0], [0, 0, 2]),  # decisive, KC best
+        suite_like,
+    ]
+
+
+def test_per_source_report_counts_shares_and_regrets_by_hand():
+    records = _tiny_sets()
+    king = evaluator.pick(records, lambda p: Card.parse("KC"))
+    rows = evaluator.breakdown(records, {"king": king})
+    found = {(r["set"], r["source"]): r for r in rows}
+    # a set of one source has no pooled row; the suite's kinds count as sources
+    assert list(found) == [
+        ("one.jsonl", "x"),
+        ("one.jsonl", "y"),
+        ("one.jsonl", "all"),
+        ("two.jsonl", "random"),
+    ]
+    x = found["one.jsonl", "x"]
+    assert (x["positions"], x["decisive"]) == (2, 1)
+    assert (x["evaluations"]["king"]["right"], x["evaluations"]["king"]["differ"]) == (0, 1)
+    assert x["evaluations"]["king"]["mean_regret"] == 1.0
+    low, high = x["evaluations"]["king"]["regret_interval"]
+    assert 0 <= low < 1.0 < high <= 2
+    y = found["one.jsonl", "y"]["evaluations"]["king"]
+    assert (y["right"], y["differ"], y["share_right"], y["mean_regret"]) == (1, 1, 1.0, 0)
+    assert y["regret_interval"] == [0, 0]
+    pooled = found["one.jsonl", "all"]
+    assert (pooled["positions"], pooled["decisive"]) == (3, 2)
+    result = pooled["evaluations"]["king"]
+    assert (result["right"], result["differ"], result["share_right"]) == (1, 2, 0.5)
+    assert result["mean_regret"] == pytest.approx(2 / 3)
+    # the Wilson interval of 1 in 2: 0.0945-0.9055
+    assert result["share_interval"] == pytest.approx([0.0945, 0.9055], abs=1e-4)
+    two = found["two.jsonl", "random"]["evaluations"]["king"]
+    assert (two["right"], two["differ"]) == (0, 1) and two["share_interval"][0] == pytest.approx(0)
+
+
+def test_wilson_interval_of_none_and_all():
+    assert evaluator.wilson_interval(0, 0) is None
+    low, high = evaluator.wilson_interval(20, 20)
+    assert high == 1 and low == pytest.approx(0.8389, abs=1e-4)
+
+
+def test_several_sets_are_reported_together_and_per_source(tmp_path, capsys):
+    paths = []
+    for name in ("one.jsonl", "two.jsonl"):
+        path = tmp_path / name
+        lines = [json.dumps({"set": "header"})]  # a sources set's header line is skipped
+        lines += [json.dumps(r) for r in _tiny_sets() if r["set"] == name]
+        path.write_text("\n".join(lines) + "\n")
+        paths.append(str(path))
+    report = evaluator.main(
+        [
+            "--suite",
+            *paths,
+            "--no-baselines",
+            "--time-limit",
+            "0.1",
+            "--output",
+            str(tmp_path / "r.json"),
+        ]
+    )
+    assert report["suite"]["file"] == "one.jsonl, two.jsonl" and report["suite"]["positions"] == 4
+    assert [(r["set"], r["source"]) for r in report["by_source"]] == [
+        ("one.jsonl", "x"),
+        ("one.jsonl", "y"),
+        ("one.jsonl", "all"),
+        ("two.jsonl", "random"),
+    ]
+    assert [(r["set"], r["size"]) for r in report["by_size"]] == [
+        ("one.jsonl", "2 cards"),
+        ("two.jsonl", "2 cards"),
+    ]
+    assert [p["set"] for p in report["picks"]] == ["one.jsonl"] * 3 + ["two.jsonl"]
+    # two cards a hand are solved exactly, and the report says so
+    assert report["evaluations"]["estimate"]["exact"] == 4
+    assert all(p["estimate_exact"] for p in report["picks"])
+    assert "targets" not in report
+    assert "Per set and source" in capsys.readouterr().out
