@@ -45,6 +45,10 @@ from ._common import as_position, preferred_card
 from .reach import EXACT_REACH
 
 DEFAULT_TIME_LIMIT = 1.0
+# The deepest search of points, in tricks: searches three tricks deep picked worse
+# cards than two on the sets chosen on (docs/experiments.md), now that the
+# boundary table lets them finish within a second.
+MAX_POINTS_DEPTH = 2
 # With every hand open a card's points are whole, so an estimated card less than
 # half a point behind the best may well be worth as much: too close to call.
 ESTIMATE_TIE = 0.5
@@ -163,13 +167,16 @@ def _estimate_points(run: _Run, threads: int, net) -> Estimate:
     results, depth = run.deepen(
         lambda tricks, budget, deadline: search_card_results(
             position, tricks, budget, net=net, threads=threads, deadline=deadline
-        )
+        ),
+        MAX_POINTS_DEPTH,
     )
     if depth >= _tricks_to_end(position):  # no network read: whole numbers of points
         return run.answer({c: [round(v) for v in r] for c, r in results.items()}, exact=True)
     values = {c: tuple(r) for c, r in results.items()}
-    deeper, spent = _deepen_contenders(position, values, depth + 1, run.deadline, threads, net)
-    run.nodes += spent
+    deeper = ()
+    if depth < MAX_POINTS_DEPTH:
+        deeper, spent = _deepen_contenders(position, values, depth + 1, run.deadline, threads, net)
+        run.nodes += spent
     return run.answer(values, exact=False, depth=depth, deeper=deeper)
 
 
@@ -209,12 +216,14 @@ class _Run:
         """The exact search's share of the time at this size."""
         return self.time_limit * EXACT_REACH.estimate_share(self.position.cards_per_hand)
 
-    def deepen(self, search) -> tuple[dict, int]:
-        """Searches of 1, 2, ... tricks (``search(tricks, max_nodes, deadline)``)
-        while the next is expected to finish in time: the deepest one's results
-        and its depth."""
+    def deepen(self, search, most: int | None = None) -> tuple[dict, int]:
+        """Searches of 1, 2, ... tricks (``search(tricks, max_nodes, deadline)``),
+        to ``most`` at the most, while the next is expected to finish in time:
+        the deepest one's results and its depth."""
         position, deadline = self.position, self.deadline
-        tricks_left = _tricks_to_end(position)
+        tricks_left = (
+            _tricks_to_end(position) if most is None else min(most, _tricks_to_end(position))
+        )
         results, depth = None, 0
         rate = _MIN_RATE
         last_nodes = None

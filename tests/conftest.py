@@ -100,3 +100,13 @@ def fixed_terminal(monkeypatch):
     that tables wrap alike whatever terminal runs the suite (a test may set its own)."""
     monkeypatch.setenv("COLUMNS", "160")
     monkeypatch.setenv("TERM", "xterm")
+
+
+@pytest.fixture(autouse=True)
+def fresh_boundary_tables():
+    """Every test starts with empty tables of trick boundaries, as a new process
+    does: what an earlier test's searches left there would change the nodes a
+    search takes, and so what a node budget reaches."""
+    from solver.evaluator import forget_tables
+
+    forget_tables()
