@@ -2474,6 +2474,16 @@ def _limited_moves(kind, state, needs, ply):
 
 
 @njit_inline
+def _beats_best(kind, state, ply, mover, card, value):
+    """Does the mover at ``ply`` take ``value`` (by ``card``) over the node's best so far?"""
+    best, best_card = state.best[ply], state.best_card[ply]
+    a0, a1, a2, b0, b1, b2 = value[0], value[1], value[2], best[0], best[1], best[2]
+    if kind == CHANCES:
+        return prefers_chances(mover, a0, a1, a2, card, b0, b1, b2, best_card)
+    return prefers_estimated_points(mover, a0, a1, a2, card, b0, b1, b2, best_card)
+
+
+@njit_inline
 def _choose_points(state, ply, mover, card, value, leaf, softness):
     """Points: the node at ``ply`` takes in the value of its card ``card``
     (``leaf``: what the child was). The first card's sets the node's choice;
@@ -2499,17 +2509,7 @@ def _choose_points(state, ply, mover, card, value, leaf, softness):
         weights[ply] += weight
         for s in range(3):
             weighted[ply, s] += weight * value[s]
-    elif prefers_estimated_points(
-        mover,
-        value[0],
-        value[1],
-        value[2],
-        card,
-        best[ply, 0],
-        best[ply, 1],
-        best[ply, 2],
-        best_card[ply],
-    ):
+    elif _beats_best(POINTS, state, ply, mover, card, value):
         _copy_vector(best[ply], value)
         best_card[ply] = card
 
@@ -2520,17 +2520,7 @@ def _choose_chances(state, ply, mover, card, value):
     the mover prefers it; a sure win ends the node, and so does a value that
     leaves the parent's mover less than it has (the node is cut)."""
     best, best_card, leaders, n_trick = state.best, state.best_card, state.leaders, state.n_trick
-    if best_card[ply] >= 0 and not prefers_chances(
-        mover,
-        value[0],
-        value[1],
-        value[2],
-        card,
-        best[ply, 0],
-        best[ply, 1],
-        best[ply, 2],
-        best_card[ply],
-    ):
+    if best_card[ply] >= 0 and not _beats_best(CHANCES, state, ply, mover, card, value):
         return
     _copy_vector(best[ply], value)
     best_card[ply] = card
