@@ -55,6 +55,15 @@ ESTIMATE_TIE = 0.5
 _MIN_RATE = 2e5  # nodes a second assumed before the first search has measured one
 
 
+def tied_cards(card_results: dict, mover: int, estimated: bool) -> list[Card]:
+    """The cards that give ``mover`` the most own points, in ``card_results``'
+    order; for estimated points, every card less than ``ESTIMATE_TIE`` behind
+    (it rounds to no cost)."""
+    slack = ESTIMATE_TIE - 1e-9 if estimated else 0
+    top = max(result[mover] for result in card_results.values())
+    return [c for c, result in card_results.items() if result[mover] >= top - slack - 1e-9]
+
+
 @dataclass
 class Estimate:
     """Each card of the mover with the points of seats 0, 1 and 2 after it (from
@@ -87,13 +96,8 @@ class Estimate:
     def __post_init__(self):
         mover = self.position.to_move
         self.best = preferred_card(self.card_results, mover)
-        top = self.card_results[self.best][mover]
-        slack = ESTIMATE_TIE if not self.exact and self.match is None else 1e-9
-        self.tied = (self.best,) + tuple(
-            card
-            for card, result in self.card_results.items()
-            if card != self.best and result[mover] > top - slack
-        )
+        as_good = tied_cards(self.card_results, mover, not self.exact and self.match is None)
+        self.tied = (self.best,) + tuple(c for c in as_good if c != self.best)
         own = sorted({round(v[mover], 9) for v in self.card_results.values()}, reverse=True)
         self.margin = own[0] - own[1] if len(own) > 1 else 0.0
 

@@ -63,7 +63,7 @@ from ._common import (
     read_record,
 )
 from .drawing import pyplot, writing
-from .estimate import ESTIMATE_TIE, estimate
+from .estimate import ESTIMATE_TIE, estimate, tied_cards
 from .hint import MAX_SAMPLES, hint
 from .reach import EXACT_REACH
 
@@ -155,10 +155,7 @@ class MoveReview:
     def maxn_best(self) -> list[Card]:
         """The cards that give the most own points (for an estimate, those less than
         ``ESTIMATE_TIE`` behind it: they round to no cost)."""
-        slack = ESTIMATE_TIE - 1e-9 if self.estimated else 0
-        return [
-            c for c, r in self.card_results.items() if r[self.seat] >= self.best_own - slack - 1e-9
-        ]
+        return tied_cards(self.card_results, self.seat, self.estimated)
 
     @property
     def maxn_cost(self) -> float:

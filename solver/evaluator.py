@@ -141,6 +141,8 @@ _thread = threading.local()
 _tables_since = 0
 _words: dict[tuple, tuple[int, tuple]] = {}
 _words_lock = threading.Lock()
+_NO_KEYS = np.zeros((0, k.BOUNDARY_KEY_WORDS), dtype=np.int64)  # a table of no slots
+_NO_VALUES = np.zeros((0, 3))
 
 
 def table_bits(cards_per_hand: int) -> int:
@@ -170,10 +172,6 @@ def boundary_table(bits: int | None, word: int) -> k.BoundaryTable:
         )
         _thread.since = _tables_since
     return k.BoundaryTable(*table, word)
-
-
-_NO_KEYS = np.zeros((0, k.BOUNDARY_KEY_WORDS), dtype=np.int64)
-_NO_VALUES = np.zeros((0, 3))
 
 
 def forget_tables() -> None:
