@@ -178,7 +178,7 @@ def duplicate(
     deal_seeds: Sequence[int] | None = None,
 ) -> DuplicateResult:
     """Play ``deals`` deals, each once per rotation of the three ``bots`` (names:
-    random, greedy, pimc, pimc-points; ``options`` go to the pimc bots). ``players``: three players
+    random, greedy, policy, pimc, pimc-points; ``options`` go to the pimc bots). ``players``: three players
     of your own instead, ``bots`` then only their labels (to compare variants
     of one bot). ``seatings``: other seatings than the three rotations (seat s
     holds bot ``seating[s]``). ``deal_seeds``: deal i is drawn from seed

@@ -1,4 +1,4 @@
-"""Computer players that see only their own hand: ``random``, ``greedy``, ``pimc``.
+"""Computer players that see only their own hand: ``random``, ``greedy``, ``policy``, ``pimc``.
 
 Every bot is a player of ``solver.match``: ``choose(position, seat, rng) ->
 Card``. ``Hand`` and ``Match`` show players the whole position, but these bots
@@ -13,6 +13,8 @@ hands hold; the tests check it.
   play, take the most Coins it can win and never give away its own Coins when
   it can avoid it; second after a Coin lead, win for sure with the lowest
   higher Coin; otherwise shed its lowest non-Coin.
+- ``policy_bot``: the card of the highest value by the network learned by
+  self-play (``solver.card_policy``), a few milliseconds a move.
 - ``PimcBot(samples, time_limit, ...)``: the best card of ``hint`` (perfect
   information Monte Carlo: determinised deals, open-hand values). In a hand
   played to a target (``choose_for_match``) it plays for the match: its
@@ -35,6 +37,7 @@ import random
 from dataclasses import dataclass
 
 from solver import CoinsError, MatchState, Position, Record
+from solver.card_policy import default_policy
 from solver.cards import Card
 from solver.playouts import greedy_card
 from solver.sampling import sample_deal
@@ -54,6 +57,13 @@ def random_bot(position: Position, seat: int, rng: random.Random) -> Card:
 def greedy_bot(position: Position, seat: int, rng: random.Random) -> Card:
     """The greedy heuristic (deterministic; ``rng`` is not used)."""
     return Card(greedy_card(position.hands[seat], position.trick))
+
+
+def policy_bot(position: Position, seat: int, rng: random.Random) -> Card:
+    """The learned policy's card (deterministic; ``rng`` is not used)."""
+    if position.to_move != seat:
+        raise CoinsError(f"seat {seat} is not to move: seat {position.to_move} is")
+    return default_policy().card(position)
 
 
 @dataclass(frozen=True)
@@ -133,17 +143,19 @@ class PimcBot:
         return self.choose(position, seat, rng)
 
 
-BOTS = ("random", "greedy", "pimc", "pimc-points")
+BOTS = ("random", "greedy", "policy", "pimc", "pimc-points")
 
 
 def make_bot(name: str, **options):
-    """The bot called ``name`` (``random``, ``greedy``, ``pimc`` or ``pimc-points``);
+    """The bot called ``name`` (``random``, ``greedy``, ``policy``, ``pimc`` or ``pimc-points``);
     ``options`` go to ``PimcBot`` (``samples``,
     ``time_limit``, ``mode``, ...)."""
     if name == "random":
         return random_bot
     if name == "greedy":
         return greedy_bot
+    if name == "policy":
+        return policy_bot
     if name == "pimc":
         return PimcBot(**options)
     if name == "pimc-points":

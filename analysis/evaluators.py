@@ -14,6 +14,10 @@ many cards (by default ``analysis.reach.EXACT_REACH``'s threshold for it).
   over ``rollouts`` playouts with random cards at rate ``epsilon``. It models
   opponents that play by heuristics, and beat the search evaluation in play
   against the bots (docs/experiments.md).
+- ``PolicyEvaluator``: points as ``PlayoutEvaluator``'s, every seat playing
+  the card policy learned by self-play (``solver.card_policy``) to
+  ``horizon`` cards a hand, then exactly: one playout, as the policy is
+  deterministic.
 - ``SearchEvaluator``: own max^n points; beyond exact reach the estimate of
   ``solver.evaluator``, max^n searched for ``SEARCH_TRICKS`` tricks and a
   network trained on exact values beyond: the closer estimate of the
@@ -36,6 +40,7 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple, Protocol
 
 from solver import CoinsError, MatchState, Position, checks, solve
+from solver.card_policy import default_policy
 from solver.cards import HAND_SIZE, Card
 from solver.errors import OptionError
 from solver.evaluator import search_card_results
@@ -68,7 +73,7 @@ class DealEvaluator(Protocol):
     """What ``hint`` calls to value the cards of one deal."""
 
     mode: str  # "maxn" or "paranoid": which points (maxn for a match)
-    evaluation: str  # how the cards are valued beyond exact reach: "playout" or "search"
+    evaluation: str  # how the cards are valued beyond exact reach: "playout", "policy" or "search"
     match: MatchState | None  # the match whose chances are the values, or None for points
 
     def __call__(self, position: Position, cards, rng: random.Random) -> DealValues: ...
@@ -145,6 +150,33 @@ class PlayoutEvaluator(_PointsEvaluator):
 
 
 @dataclass(frozen=True)
+class PolicyEvaluator(_PointsEvaluator):
+    """Points by one playout of the learned card policy to ``horizon`` cards a
+    hand, then exactly (see the module docstring); exact up to ``exact_cards``
+    cards a hand."""
+
+    horizon: int = DEFAULT_HORIZON
+    evaluation: ClassVar[str] = "policy"
+
+    def __post_init__(self):
+        super().__post_init__()
+        if isinstance(self.horizon, bool) or not isinstance(self.horizon, int) or self.horizon < 0:
+            raise OptionError(f"horizon must be a whole number of cards, not {self.horizon!r}")
+
+    def _estimate(self, position: Position, cards, rng: random.Random) -> dict[Card, float]:
+        policy = default_policy()
+        mover = position.to_move
+        values = {}
+        for card in cards:
+            after = position.play(card)
+            rest, points = policy.play_until(after, self.horizon)
+            # points of a trick the card completed are in after.taken, not in the playout
+            won = after.taken[mover] - position.taken[mover] + points[mover]
+            values[card] = float(won + _exact_value(rest, mover, self.mode))
+        return values
+
+
+@dataclass(frozen=True)
 class SearchEvaluator(_PointsEvaluator):
     """Own max^n points by the learned estimate (see the module docstring);
     exact up to ``exact_cards`` cards a hand."""
@@ -169,7 +201,7 @@ class MatchEvaluator:
 
     match: MatchState
     exact_cards: int | None = None
-    points: PlayoutEvaluator | SearchEvaluator | None = None
+    points: PlayoutEvaluator | PolicyEvaluator | SearchEvaluator | None = None
     mode: ClassVar[str] = "maxn"
 
     def __post_init__(self):

@@ -23,7 +23,7 @@ OpenSpiel's injected evaluators configure their searches:
   no search inside runs a timer of its own; a batch of deals that would end
   past the limit (as long as the longest batch so far) is not begun.
 - the evaluator: how a card is valued in one deal (``analysis.evaluators``):
-  ``PlayoutEvaluator`` (the default), ``SearchEvaluator``, or
+  ``PlayoutEvaluator`` (the default), ``PolicyEvaluator``, ``SearchEvaluator``, or
   ``MatchEvaluator`` for the chance of winning a match.
 
 The older keywords (``samples``, ``time_limit``, ``mode``, ``sampler``,
@@ -61,12 +61,13 @@ from .evaluators import (
     DealEvaluator,
     MatchEvaluator,
     PlayoutEvaluator,
+    PolicyEvaluator,
     SearchEvaluator,
 )
 from .inference import DEFAULT_TREMBLE, deal_weights, hidden_plays
 
 SAMPLERS = ("uniform", "weighted")
-EVALUATIONS = ("search", "playout")
+EVALUATIONS = ("search", "playout", "policy")
 DEFAULT_SAMPLER = "uniform"
 DEFAULT_EVALUATION = "playout"
 POOL_FACTOR = 10  # weighted sampling: uniform deals in the pool per deal drawn
@@ -349,8 +350,8 @@ def configure(
     """The settings and the evaluator of a hint from ``hint``'s older keywords, the
     one place they are read: ``samples``, ``time_limit``, ``sampler``,
     ``tremble`` and ``threads`` make the settings; ``mode`` (``"maxn"`` or
-    ``"paranoid"``), ``evaluation`` (``"playout"`` or ``"search"``; paranoid
-    values always come from playouts), ``exact_cards``, ``horizon``,
+    ``"paranoid"``), ``evaluation`` (``"playout"``, ``"policy"`` or ``"search"``;
+    paranoid values always come from playouts, greedy or the policy's), ``exact_cards``, ``horizon``,
     ``rollouts``, ``epsilon``, ``match`` and ``points`` the evaluator. With a
     ``match``, ``exact_cards`` is the match evaluator's, and ``points=True``
     values the points as well, with the mode's own exact reach. An object
@@ -383,11 +384,15 @@ def _evaluator(
     points: bool = False,
 ) -> DealEvaluator:
     if evaluation not in EVALUATIONS:
-        raise CoinsError(f'evaluation "{evaluation}" is not an evaluation: use search or playout')
+        raise CoinsError(
+            f'evaluation "{evaluation}" is not an evaluation: use {", ".join(EVALUATIONS)}'
+        )
     if check_match(match) is not None and mode != "maxn":
         raise CoinsError("a hint for a match plays for the match: mode must be maxn")
     points_cards = None if match is not None else exact_cards
-    if evaluation == "playout" or mode != "maxn":
+    if evaluation == "policy":
+        own = PolicyEvaluator(mode, points_cards, horizon)
+    elif evaluation == "playout" or mode != "maxn":
         own = PlayoutEvaluator(mode, points_cards, horizon, rollouts, epsilon)
     else:
         own = SearchEvaluator(mode, points_cards)

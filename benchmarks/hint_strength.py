@@ -10,7 +10,11 @@ line-ups of three bots, the first bot the one measured:
 - ``match``: ``pimc`` with ``coins match``'s defaults (60 deals, 0.25 s),
   the same with the earlier budget (10 deals, 0.25 s), and greedy;
 - ``search``: ``pimc`` beside ``pimc-points`` (deals valued by the learned
-  estimate instead of playouts) and greedy.
+  estimate instead of playouts) and greedy;
+- ``policy``: ``pimc`` whose playouts play the card policy learned by
+  self-play (``--evaluation policy``) beside ``pimc`` (greedy playouts) and
+  greedy (not run by default: give ``--lineups policy`` and an ``--output``
+  of its own).
 
 Each bot's points per hand come with a 95% interval, and so do the paired
 differences deal by deal (the first bot minus each other one), which is
@@ -59,6 +63,14 @@ def lineups() -> dict:
                 greedy_bot,
             ),
         ),
+        "policy": (
+            ("pimc, policy playouts", "pimc", "greedy"),
+            (
+                PimcBot(PIMC_SAMPLES, PIMC_TIME_LIMIT, evaluation="policy"),
+                PimcBot(PIMC_SAMPLES, PIMC_TIME_LIMIT),
+                greedy_bot,
+            ),
+        ),
     }
 
 
@@ -78,7 +90,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument(
         "--lineups",
         default="hint,match,search",
-        help="comma-separated, of hint, match, search (default all three)",
+        help="comma-separated, of hint, match, search, policy (default the first three)",
     )
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args(argv)

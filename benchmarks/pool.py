@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from analysis.bots import PimcBot, greedy_bot, make_bot, random_bot
+from analysis.bots import PimcBot, greedy_bot, make_bot, policy_bot, random_bot
 from analysis.estimate import estimate
 from solver import Position, Record
 from solver.cards import Card, popcount
@@ -192,6 +192,11 @@ POOL = (
         "greedy-t2",
         "greedy's order, softmax at temperature 2 (its card ~39% of the time)",
         lambda budget: NoisyGreedyBot(2.0),
+    ),
+    Member(
+        "policy",
+        "the card values of a network learned by self-play (solver.card_policy)",
+        lambda budget: policy_bot,
     ),
     Member(
         "pimc-small",

@@ -48,7 +48,8 @@ def hint_command(args: argparse.Namespace) -> None:
     with the view (uniformly, or weighted by how likely the deal makes the
     other seats' plays: --sampler); every card is valued in each (exactly with
     the open-hand solver when few cards are left; before that by greedy play to
-    a few cards a hand then exactly, or with --evaluation search by a search of
+    a few cards a hand then exactly, with --evaluation policy by the self-play
+    policy's play instead of greedy, or with --evaluation search by a search of
     the next trick and a network trained on exact values) and the values are
     averaged: mean points for the mover with its standard error, how often the
     card was the best, and how far behind the best card it is, deal by deal.
@@ -90,11 +91,10 @@ def _print_hint(answer: api.HintAnswer) -> None:
             f"{','.join(map(str, state.scores))} when the hand began), everyone playing for "
             "it; points: own points from here on, everyone for themselves"
         )
-    how = (
-        "estimated by a search of the next trick and a network trained on exact values"
-        if result.evaluation == "search"
-        else f"by greedy play to {DEFAULT_HORIZON} cards a hand, then exactly"
-    )
+    how = {
+        "search": "estimated by a search of the next trick and a network trained on exact values",
+        "policy": f"by the self-play policy's play to {DEFAULT_HORIZON} cards a hand, then exactly",
+    }.get(result.evaluation, f"by greedy play to {DEFAULT_HORIZON} cards a hand, then exactly")
     tied = result.tied
     console.print(
         Text(
@@ -142,7 +142,8 @@ def match_command(args: argparse.Namespace) -> None:
     --start-scores A,B,C starts every match from those scores of seats 0, 1,
     2; as the bots rotate, each sits each score.
 
-    Bots: random, greedy (a heuristic), pimc (hint's best card: by greedy
+    Bots: random, greedy (a heuristic), policy (a network learned by
+    self-play: each card's expected points from what the seat sees), pimc (hint's best card: by greedy
     playouts for points, and in a match by the learned evaluation for the
     chance of winning it), pimc-points (the learned evaluation for points,
     whatever the score: pimc's match play, without the match).
@@ -368,7 +369,8 @@ def register(add) -> None:
         choices=EVALUATIONS,
         default=DEFAULT_EVALUATION,
         help="how a card is valued in a sampled deal beyond exact reach: playout (greedy play, "
-        f"then exact) or search (the learned estimate); default {DEFAULT_EVALUATION}",
+        "then exact), policy (the self-play policy's play, then exact) or search (the learned "
+        f"estimate); default {DEFAULT_EVALUATION}",
     )
     hint_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a table"
@@ -381,7 +383,8 @@ def register(add) -> None:
         choices=BOTS,
         default=["pimc", "greedy", "random"],
         metavar="BOT",
-        help="the three bots: random, greedy, pimc, pimc-points (default pimc greedy random)",
+        help="the three bots: random, greedy, policy, pimc, pimc-points (default pimc greedy "
+        "random)",
     )
     match_parser.add_argument(
         "--hands",
@@ -442,8 +445,8 @@ def register(add) -> None:
         choices=BOTS,
         default=["greedy", "pimc"],
         metavar="BOT",
-        help="the bots on your left and your right: random, greedy, pimc (plays for the match), "
-        "pimc-points (default greedy pimc)",
+        help="the bots on your left and your right: random, greedy, policy, pimc (plays for the "
+        "match), pimc-points (default greedy pimc)",
     )
     play_parser.add_argument(
         "--target",

@@ -15,7 +15,8 @@ import time
 
 from numba.core.dispatcher import Dispatcher
 
-from . import _kernels
+from . import _kernels, _policy_kernels
+from .card_policy import default_policy
 from .evaluator import search_card_results
 from .match_values import solve_match
 from .position import Position
@@ -30,7 +31,7 @@ COMPILE_SECONDS_BUSY = 60
 COMPILE_TIME = f"about {COMPILE_SECONDS} s, up to {COMPILE_SECONDS_BUSY} s on a busy machine"
 
 # The kernels the packages call from Python (``solve``, the hints' playouts,
-# the estimates and the match-aware search); the ones they call are compiled into them and come back
+# the estimates, the match-aware search and the card policy); the ones they call are compiled into them and come back
 # from the cache with them.
 KERNELS = (
     _kernels.paranoid_search,
@@ -42,6 +43,9 @@ KERNELS = (
     _kernels.greedy_card,
     _kernels.estimate_search,
     _kernels.match_search,
+    _policy_kernels.card_values,
+    _policy_kernels.policy_card,
+    _policy_kernels.policy_play_until,
 )
 
 # A small position whose solve goes through every search kernel (values, card values, line).
@@ -90,6 +94,9 @@ def warm_up() -> float:
     hands = Position.parse(_WARM_UP_POSITION).hands
     _kernels.play_until(*hands, 0, -1, -1, 0, 0.5, 0, 1)
     _kernels.greedy_card(hands[0], -1, -1, 0)
+    policy = default_policy()
+    policy.values(Position.parse(_WARM_UP_POSITION))
+    policy.play_until(Position.parse(_WARM_UP_POSITION))  # with it, policy_card
     _warm = True
     return time.perf_counter() - start
 

@@ -16,6 +16,7 @@ from analysis.bots import (
     choose_from_view,
     greedy_bot,
     make_bot,
+    policy_bot,
     random_bot,
 )
 from solver import CoinsError, Position, Record
@@ -36,7 +37,9 @@ def random_positions(n: int, seed: int):
 
 
 @pytest.mark.parametrize(
-    "bot", [random_bot, greedy_bot, FAST_PIMC], ids=["random", "greedy", "pimc"]
+    "bot",
+    [random_bot, greedy_bot, policy_bot, FAST_PIMC],
+    ids=["random", "greedy", "policy", "pimc"],
 )
 def test_bots_play_legal_cards_at_random_positions(bot):
     for position, rng in random_positions(150, seed=3):
@@ -60,7 +63,9 @@ def test_many_greedy_and_random_hands_are_legal():
 
 
 @pytest.mark.parametrize(
-    "bot", [random_bot, greedy_bot, FAST_PIMC], ids=["random", "greedy", "pimc"]
+    "bot",
+    [random_bot, greedy_bot, policy_bot, FAST_PIMC],
+    ids=["random", "greedy", "policy", "pimc"],
 )
 def test_bots_do_not_look_at_the_hidden_hands(bot):
     for position, rng in random_positions(40, seed=5):
@@ -126,6 +131,7 @@ def test_choose_from_view():
 def test_make_bot():
     assert make_bot("random") is random_bot
     assert make_bot("greedy") is greedy_bot
+    assert make_bot("policy") is policy_bot
     assert make_bot("pimc", samples=4).samples == 4
     with pytest.raises(CoinsError):
         make_bot("clever")
