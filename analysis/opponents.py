@@ -100,7 +100,10 @@ class SeatBelief:
 
     def __str__(self) -> str:
         name, p = self.likeliest
-        return f"seat {self.seat} plays like {name} ({p:.0%}, {self.plays} cards seen)"
+        if not self.plays:
+            return f"seat {self.seat}: no card seen yet, {name} ({p:.0%}) by the prior"
+        seen = f"{self.plays} card{'s' if self.plays > 1 else ''} seen"
+        return f"seat {self.seat} plays like {name} ({p:.0%}, {seen})"
 
     def to_json(self) -> dict:
         return {
