@@ -135,7 +135,7 @@ class OpponentModel:
         """The likelihood of the hidden seats' plays in ``view.moves`` under every
         kind, in each of ``deals`` (full hands at the record's start)."""
         turns = _turns(view)
-        hidden = [seat for seat in view.hidden if seat != view.to_move]
+        hidden = list(view.hidden)
         logs = np.zeros((len(deals), SEATS, len(self.kinds)))
         plays = dict.fromkeys(hidden, 0)
         if deals and any(seat in plays for seat, _, _ in turns):
