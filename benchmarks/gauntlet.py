@@ -290,6 +290,11 @@ def main(argv: list[str] | None = None) -> dict:
         "--threads", type=int, help="the candidate hint's threads (default: hint's)"
     )
     parser.add_argument(
+        "--horizon",
+        type=int,
+        help="cards a hand its playouts stop at, then exact (default: hint's)",
+    )
+    parser.add_argument(
         "--single", action="store_true", help="only the candidate beside two copies of a member"
     )
     parser.add_argument("--members", help="comma-separated pool members (default all)")
@@ -313,7 +318,7 @@ def main(argv: list[str] | None = None) -> dict:
     )
     options = {
         name: getattr(args, name)
-        for name in ("sampler", "opponents", "threads")
+        for name in ("sampler", "opponents", "threads", "horizon")
         if getattr(args, name) is not None
     }
     seeds = deal_seeds("tune" if args.tune else "report")
