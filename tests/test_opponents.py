@@ -49,6 +49,7 @@ def random_hand_and_trick(rng):
     return sum(1 << c for c in cards[n:]), cards[:n]
 
 
+@pytest.mark.kernels
 def test_greedy_place_is_the_place_in_greedys_order():
     rng = random.Random(1)
     for _ in range(300):
@@ -132,6 +133,7 @@ def test_a_deals_kinds_are_drawn_from_its_posterior():
     assert drawn["random"] > 390  # seat 1 played at random: 6 cards say so
 
 
+@pytest.mark.kernels
 def test_greedy_places_follow_the_hands_through_the_record():
     record = play([random_bot] * 3, 7, 25)
     turns, hands, trick, leader = [], list(record.hands), [], record.leader
@@ -153,6 +155,7 @@ def test_greedy_places_follow_the_hands_through_the_record():
 # ----- per-seat playouts
 
 
+@pytest.mark.kernels
 def test_greedy_policies_play_the_old_greedy_playout():
     rng = random.Random(10)
     for _ in range(100):
@@ -167,6 +170,7 @@ def test_greedy_policies_play_the_old_greedy_playout():
         assert trembling == play_until(*args, rng, 0.3, left)  # the same random stream
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
 def test_the_playouts_draw_cards_as_the_kind_says(kind):
     # one trick from hands of 8, seat 1 leading by the kind, many times: how
