@@ -293,10 +293,12 @@ def hint(
         raise CoinsError("give rng or seed, not both")
     master = rng if rng is not None else random.Random(checks.seed(seed))
     samples, threads = settings.samples, settings.threads
+    began = time.perf_counter()
     source = _deal_source(view, deals, settings, master)
+    pooled = time.perf_counter() - began  # a weighted pool's drawing counts in the budget
 
     ensure_compiled()  # before the clock: a first run compiles
-    start = time.perf_counter()
+    start = time.perf_counter() - pooled
     deadline = start + settings.time_limit if settings.time_limit else None
     evaluated: dict[object, dict[Card, float]] = {}
     points_of: dict[object, dict[Card, float]] = {}  # with a match: the points beside
