@@ -74,9 +74,9 @@ from .opponents import Evidence, OpponentModel, check_model
 
 SAMPLERS = ("uniform", "weighted", "model")
 OPPONENTS = ("greedy", "model")
-DEFAULT_OPPONENTS = "greedy"
+DEFAULT_OPPONENTS = "model"
 EVALUATIONS = ("search", "playout")
-DEFAULT_SAMPLER = "uniform"
+DEFAULT_SAMPLER = "model"
 DEFAULT_EVALUATION = "playout"
 POOL_FACTOR = 10  # weighted sampling: uniform deals in the pool per deal drawn
 POOL_MIN = 100
@@ -376,7 +376,7 @@ def hint(
         seconds=time.perf_counter() - start,
         interrupted=interrupted,
         opponents=settings.opponents,
-        beliefs=source.beliefs,
+        beliefs=source.beliefs(),
     )
     if interrupted:
         raise Interrupted(result)
@@ -553,9 +553,9 @@ class _Deals:
     drawn (None when there are no more; equal keys, the same deal, valued
     once and counted again), ``position(key)`` is that deal's position, and
     ``kinds(key, rng)`` how the playouts play its other seats (None: greedy);
-    ``beliefs``: what the opponent model believes of them, if it is read."""
+    ``beliefs()``: what the opponent model believes of them, if it is read."""
 
-    def __init__(self, mover, key, position, kinds=lambda key, rng: None, beliefs=()):
+    def __init__(self, mover, key, position, kinds=lambda key, rng: None, beliefs=list):
         self.mover = mover
         self.key = key
         self.position = position
@@ -586,26 +586,44 @@ def _with_evidence(source: _Deals, evidence: Evidence, index, settings) -> _Deal
     """``source`` with the kinds of its deals drawn from ``evidence`` (deal
     ``index(key)`` of it) when the playouts play them, and its beliefs."""
     if settings.opponents == "model":
-        source.kinds = lambda key, rng: {
-            seat: kind.policy for seat, kind in evidence.draw(index(key), rng).items()
-        }
-    source.beliefs = evidence.beliefs()
+        source.kinds = lambda key, rng: _policies(evidence.draw(index(key), rng))
+    source.beliefs = evidence.beliefs
     return source
 
 
+def _policies(kinds) -> dict:
+    return {seat: kind.policy for seat, kind in kinds.items()}
+
+
 def _modelled_source(view: Record, sampler: ViewSampler, settings: HintSettings, master):
-    """Deals from a pool of uniform ones, weighted by ``settings.sampler``
-    (uniform: equal weights), their other seats' kinds read from it."""
+    """With ``sampler`` uniform, fresh deals, each one's other seats' kinds
+    read from it, the beliefs from all of them; else a pool of uniform
+    deals, drawn by weight, the kinds and beliefs read from the pool."""
+    model = settings.model
+    if settings.sampler == "uniform":
+        drawn = {}
+
+        def fresh(i, rng):
+            drawn[i] = sampler.sample_hands(rng)
+            return i
+
+        return _Deals(
+            view.to_move,
+            fresh,
+            lambda i: sampler.deal(drawn[i]).position,
+            (lambda i, rng: _policies(model.evidence(view, [drawn[i]]).draw(0, rng)))
+            if settings.opponents == "model"
+            else (lambda i, rng: None),
+            lambda: model.evidence(view, list(drawn.values())).beliefs(),
+        )
     pool_rng = random.Random(master.getrandbits(64))
     size = max(POOL_MIN, POOL_FACTOR * settings.samples)
     pool = [sampler.sample_hands(pool_rng) for _ in range(size)]
-    evidence = settings.model.evidence(view, pool)
+    evidence = model.evidence(view, pool)
     if settings.sampler == "model":
         weights = evidence.deal_weights().tolist()
-    elif settings.sampler == "weighted":
-        weights = deal_weights(view, pool, settings.tremble)
     else:
-        weights = [1.0] * size
+        weights = deal_weights(view, pool, settings.tremble)
     cumulative = list(itertools.accumulate(weights))
     indices = range(size)
 

@@ -262,6 +262,15 @@ def test_coins_hint_says_what_it_believes(capsys):
     assert out["beliefs"][0]["likeliest"] != "greedy"
     text = run(argv + model, capsys)
     assert "Belief: seat 0 plays like" in text and "seat 2: no card seen yet" in text
-    assert "Belief" not in run(argv, capsys)
+    assert "Belief" not in run(argv + ["--sampler", "uniform", "--opponents", "greedy"], capsys)
     with pytest.raises(SystemExit):
         run(argv + ["--opponents", "clever"], capsys)
+
+
+def test_uniform_deals_with_the_model_are_fresh_and_read_one_by_one():
+    record = play([greedy_bot, random_bot, random_bot], 9, 19)
+    view = record.view(record.to_move)
+    found = hint(view, 40, 0, seed=1, sampler="uniform", opponents="model", threads=1)
+    assert max(entry.samples for entry in found) == 40  # every draw a new deal
+    assert found.effective == 40
+    assert all(b.likeliest[0] == "random" for b in found.beliefs if b.seat != 0)
