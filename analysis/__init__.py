@@ -21,7 +21,9 @@ networkx graph); ``coins.analysis_commands`` renders it for people.
   determinised Monte Carlo search (sampled deals, open-hand values),
   configured by a ``HintSettings`` (which deals, how many) and an evaluator
   (how a card is valued in one deal: ``PlayoutEvaluator``,
-  ``SearchEvaluator``, ``MatchEvaluator``).
+  ``SearchEvaluator``, ``MatchEvaluator``); with the opponent model
+  (``OpponentModel``, ``analysis.opponents``) it reads how each other seat
+  plays from its cards so far, and says what it believes.
 - ``EXACT_REACH`` (``analysis.reach``): the hand sizes up to which each
   analysis solves exactly, and estimates beyond.
 - With a ``match`` (``solver.MatchState``: the target and the scores),
@@ -58,6 +60,7 @@ from .graph import (
     write_graph,
 )
 from .hint import Hint, HintEntry, HintSettings, hint
+from .opponents import Kind, OpponentModel, SeatBelief
 from .reach import EXACT_REACH
 from .report import MAIN_LINE, Analysis, CardReport, Decision, analyze
 from .reviews import MoveReview, Review, SeatSummary, review
@@ -80,11 +83,14 @@ __all__ = [
     "HintEntry",
     "HintSettings",
     "Interrupted",
+    "Kind",
     "MatchEvaluator",
     "MoveReview",
+    "OpponentModel",
     "PlayoutEvaluator",
     "Review",
     "SearchEvaluator",
+    "SeatBelief",
     "SeatSummary",
     "StudySpec",
     "StudyStats",

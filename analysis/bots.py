@@ -23,8 +23,10 @@ hands hold; the tests check it.
   deals by the learned evaluation too (``evaluation="search"``), but playing
   for points whatever the score, for comparison. In a
   ``solver.match.Hand`` it is shown the record so far (``choose_record``), of
-  which it reads only its own seat's view; with ``sampler="weighted"`` it
-  weights its deals by how likely they make the other seats' plays.
+  which it reads only its own seat's view; with ``sampler="weighted"`` or
+  ``"model"`` it weights its deals by how likely they make the other seats'
+  plays, and with ``opponents="model"`` it plays them in its playouts by
+  what their plays say of them (``analysis.opponents``).
 
 ``choose_from_view(bot, view, rng)`` runs any of them on a view (a record with
 hidden hands): it fills the hidden hands with one sampled deal (the bots look
@@ -43,7 +45,14 @@ from solver.playouts import greedy_card
 from solver.sampling import sample_deal
 
 from .evaluators import DEFAULT_HORIZON, DEFAULT_ROLLOUTS
-from .hint import DEFAULT_EVALUATION, DEFAULT_SAMPLER, check_budget, hint
+from .hint import (
+    DEFAULT_EVALUATION,
+    DEFAULT_OPPONENTS,
+    DEFAULT_SAMPLER,
+    DEFAULT_THREADS,
+    check_budget,
+    hint,
+)
 
 PIMC_SAMPLES = 60
 PIMC_TIME_LIMIT = 0.25
@@ -86,6 +95,13 @@ class PimcBot:
     horizon: int = DEFAULT_HORIZON
     evaluation: str = DEFAULT_EVALUATION
     for_match: bool = True
+    opponents: str = DEFAULT_OPPONENTS
+    threads: int = DEFAULT_THREADS
+
+    @property
+    def reads_record(self) -> bool:
+        """Whether its hints read the other seats' plays (else the position is enough)."""
+        return self.sampler != "uniform" or self.opponents == "model"
 
     def __post_init__(self):
         check_budget(self.samples, self.time_limit)  # refused when made, not at its first move
@@ -96,8 +112,9 @@ class PimcBot:
 
     def choose_record(self, record: Record, seat: int, rng: random.Random) -> Card:
         """The card from ``seat``'s view of the record so far. Uniform sampling
-        needs no record, so it plays exactly as ``choose`` does."""
-        if self.sampler == "uniform":
+        with greedy opponents needs no record, so it plays exactly as ``choose``
+        does."""
+        if not self.reads_record:
             return self.choose(record.final, seat, rng)
         return self._best(record.final, seat, record.view(seat), rng)
 
@@ -108,7 +125,7 @@ class PimcBot:
         played for the match unless the bot plays for points."""
         if not self.for_match:
             return self.choose_record(record, seat, rng)
-        view = record.final if self.sampler == "uniform" else record.view(seat)
+        view = record.view(seat) if self.reads_record else record.final
         return self._best(record.final, seat, view, rng, match)
 
     def _best(
@@ -136,6 +153,8 @@ class PimcBot:
             horizon=self.horizon,
             evaluation=self.evaluation,
             match=match,
+            opponents=self.opponents,
+            threads=self.threads,
         )
         return result[0].card
 

@@ -1,9 +1,10 @@
 """How a hint values the cards of one sampled deal, every hand visible: the
 evaluator objects ``hint`` is given (as OpenSpiel's searches are given theirs).
 
-An evaluator is called as ``evaluator(position, cards, rng)``: the mover's
-value of each of ``cards`` (None: every card) in the full deal ``position``,
-as ``DealValues``. It says what it values (``mode``, ``match``) and how beyond
+An evaluator is called as ``evaluator(position, cards, rng, kinds)``: the
+mover's value of each of ``cards`` (None: every card) in the full deal
+``position``, as ``DealValues``; ``kinds`` (None, or a ``solver.playouts.Policy``
+for some of the other seats) says how those seats play in its playouts. It says what it values (``mode``, ``match``) and how beyond
 exact reach (``evaluation``), which the hint reports. Each holds its own
 ``exact_cards``: the deal is solved exactly when the mover holds at most that
 many cards (by default ``analysis.reach.EXACT_REACH``'s threshold for it).
@@ -11,7 +12,8 @@ many cards (by default ``analysis.reach.EXACT_REACH``'s threshold for it).
 - ``PlayoutEvaluator``: points (``mode`` maxn: own max^n points; paranoid:
   the guaranteed value); beyond exact reach greedy play
   (``solver.playouts``) to ``horizon`` cards a hand, then exactly, averaged
-  over ``rollouts`` playouts with random cards at rate ``epsilon``. It models
+  over ``rollouts`` playouts with random cards at rate ``epsilon`` (the
+  seats in ``kinds`` by their own policies). It models
   opponents that play by heuristics, and beat the search evaluation in play
   against the bots (docs/experiments.md).
 - ``PolicyEvaluator``: points as ``PlayoutEvaluator``'s, every seat playing
@@ -47,7 +49,7 @@ from solver.evaluator import search_card_results
 from solver.match import check_match
 from solver.match_values import card_chances
 from solver.maxn import solve_maxn
-from solver.playouts import play_until
+from solver.playouts import Policy, play_until
 
 from .reach import EXACT_REACH
 
@@ -58,6 +60,7 @@ DEFAULT_EPSILON = 0.1
 # Tricks the search evaluation plays before the network: one keeps a deal to
 # milliseconds at any size, so a second of hint holds a hundred deals or more.
 SEARCH_TRICKS = 1
+Kinds = dict[int, Policy] | None  # how some other seats play in the playouts (None: greedy)
 
 
 class DealValues(NamedTuple):
@@ -76,7 +79,9 @@ class DealEvaluator(Protocol):
     evaluation: str  # how the cards are valued beyond exact reach: "playout", "policy" or "search"
     match: MatchState | None  # the match whose chances are the values, or None for points
 
-    def __call__(self, position: Position, cards, rng: random.Random) -> DealValues: ...
+    def __call__(
+        self, position: Position, cards, rng: random.Random, kinds: Kinds = None
+    ) -> DealValues: ...
 
 
 def _exact_cards(value: int | None, default: int) -> int:
@@ -101,13 +106,17 @@ class _PointsEvaluator:
         default = EXACT_REACH.hint_points if self.mode == "maxn" else EXACT_REACH.hint_guaranteed
         object.__setattr__(self, "exact_cards", _exact_cards(self.exact_cards, default))
 
-    def __call__(self, position: Position, cards, rng: random.Random) -> DealValues:
+    def __call__(
+        self, position: Position, cards, rng: random.Random, kinds: Kinds = None
+    ) -> DealValues:
         if position.cards_per_hand <= self.exact_cards:
             return DealValues(_only(_exact_card_values(position, self.mode), cards), True)
         cards = position.legal_cards() if cards is None else cards
-        return DealValues(self._estimate(position, cards, rng), False)
+        return DealValues(self._estimate(position, cards, rng, kinds), False)
 
-    def _estimate(self, position: Position, cards, rng: random.Random) -> dict[Card, float]:
+    def _estimate(
+        self, position: Position, cards, rng: random.Random, kinds: Kinds
+    ) -> dict[Card, float]:
         raise NotImplementedError
 
 
@@ -130,18 +139,25 @@ class PlayoutEvaluator(_PointsEvaluator):
         if isinstance(self.epsilon, bool) or not 0 <= self.epsilon <= 1:
             raise OptionError(f"epsilon must be a probability from 0 to 1, not {self.epsilon!r}")
 
-    def _estimate(self, position: Position, cards, rng: random.Random) -> dict[Card, float]:
-        return {card: self._playouts(position, card, rng) for card in cards}
+    def _estimate(
+        self, position: Position, cards, rng: random.Random, kinds: Kinds
+    ) -> dict[Card, float]:
+        policies = None
+        if kinds:
+            policies = [kinds.get(seat, Policy(self.epsilon)) for seat in range(3)]
+            policies[position.to_move] = Policy(self.epsilon)
+        return {card: self._playouts(position, card, rng, policies) for card in cards}
 
-    def _playouts(self, position: Position, card: Card, rng: random.Random) -> float:
-        """Mean points for the mover after ``card``: greedy play to the horizon, then exact."""
+    def _playouts(self, position: Position, card: Card, rng: random.Random, policies) -> float:
+        """Mean points for the mover after ``card``: play to the horizon (greedy,
+        or each seat by its policy), then exact."""
         mover = position.to_move
         after = position.play(card)
         stream = random.Random(rng.getrandbits(64))
         total = 0
         for _ in range(self.rollouts):
             hands, leader, trick, points = play_until(
-                after.hands, after.leader, after.trick, stream, self.epsilon, self.horizon
+                after.hands, after.leader, after.trick, stream, self.epsilon, self.horizon, policies
             )
             rest = Position(tuple(hands), leader, tuple(trick))
             total += points[mover] + _exact_value(rest, mover, self.mode)
@@ -153,7 +169,8 @@ class PlayoutEvaluator(_PointsEvaluator):
 class PolicyEvaluator(_PointsEvaluator):
     """Points by one playout of the learned card policy to ``horizon`` cards a
     hand, then exactly (see the module docstring); exact up to ``exact_cards``
-    cards a hand."""
+    cards a hand. The policy plays every seat: ``kinds`` (the opponent model's
+    draw) is not read, so the model only weights the deals here."""
 
     horizon: int = DEFAULT_HORIZON
     evaluation: ClassVar[str] = "policy"
@@ -163,7 +180,9 @@ class PolicyEvaluator(_PointsEvaluator):
         if isinstance(self.horizon, bool) or not isinstance(self.horizon, int) or self.horizon < 0:
             raise OptionError(f"horizon must be a whole number of cards, not {self.horizon!r}")
 
-    def _estimate(self, position: Position, cards, rng: random.Random) -> dict[Card, float]:
+    def _estimate(
+        self, position: Position, cards, rng: random.Random, kinds: Kinds
+    ) -> dict[Card, float]:
         policy = default_policy()
         mover = position.to_move
         values = {}
@@ -188,7 +207,9 @@ class SearchEvaluator(_PointsEvaluator):
             raise CoinsError("the search evaluation values max^n points: mode must be maxn")
         super().__post_init__()
 
-    def _estimate(self, position: Position, cards, rng: random.Random) -> dict[Card, float]:
+    def _estimate(
+        self, position: Position, cards, rng: random.Random, kinds: Kinds
+    ) -> dict[Card, float]:
         found, _ = search_card_results(position, SEARCH_TRICKS, threads=1)
         return {card: found[card][position.to_move] for card in cards}
 
@@ -217,12 +238,14 @@ class MatchEvaluator:
         are always the match-aware search's."""
         return "search" if self.points is None else self.points.evaluation
 
-    def __call__(self, position: Position, cards, rng: random.Random) -> DealValues:
+    def __call__(
+        self, position: Position, cards, rng: random.Random, kinds: Kinds = None
+    ) -> DealValues:
         mover = position.to_move
         exact = position.cards_per_hand <= self.exact_cards
         found, _ = card_chances(position, self.match, None if exact else SEARCH_TRICKS)
         chances = _only({card: values[mover] for card, values in found.items()}, cards)
-        points = None if self.points is None else self.points(position, cards, rng).values
+        points = None if self.points is None else self.points(position, cards, rng, kinds).values
         return DealValues(chances, exact, points)
 
 

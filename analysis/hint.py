@@ -13,10 +13,16 @@ the noise are reported as tied with it.
 A hint is configured by two objects, as python-chess's ``Limit`` and
 OpenSpiel's injected evaluators configure their searches:
 
-- ``HintSettings``: which deals and how many. ``sampler``: ``"uniform"``
-  among those consistent with the view (``solver.sampling``), or
-  ``"weighted"``: a pool of uniform deals, drawn by how likely each makes
-  the opponents' plays so far (``analysis.inference``). Budget: at most
+- ``HintSettings``: which deals and how many, and how the other seats play
+  in them. ``sampler``: ``"uniform"`` among those consistent with the view
+  (``solver.sampling``), or a pool of uniform deals, each drawn by how likely
+  it makes the opponents' plays so far: under greedy with trembles
+  (``"weighted"``, ``analysis.inference``) or under the opponent model
+  (``"model"``, ``analysis.opponents``: the kind of each seat unknown too).
+  ``opponents``: ``"greedy"``, the playouts play every seat greedy with
+  random cards, or ``"model"``, each other seat by a kind of play drawn from
+  what its cards so far say of it in that deal; with either ``"model"`` the
+  hint reports that belief (``Hint.beliefs``). Budget: at most
   ``samples`` deals and ``time_limit`` seconds. The kernels are compiled (or
   loaded from the cache) before the clock starts; deals are valued on
   ``threads`` threads, a deal each, and the clock is read between deals, so
@@ -65,10 +71,13 @@ from .evaluators import (
     SearchEvaluator,
 )
 from .inference import DEFAULT_TREMBLE, deal_weights, hidden_plays
+from .opponents import Evidence, OpponentModel, check_model
 
-SAMPLERS = ("uniform", "weighted")
+SAMPLERS = ("uniform", "weighted", "model")
+OPPONENTS = ("greedy", "model")
+DEFAULT_OPPONENTS = "model"
 EVALUATIONS = ("search", "playout", "policy")
-DEFAULT_SAMPLER = "uniform"
+DEFAULT_SAMPLER = "model"
 DEFAULT_EVALUATION = "playout"
 POOL_FACTOR = 10  # weighted sampling: uniform deals in the pool per deal drawn
 POOL_MIN = 100
@@ -84,7 +93,7 @@ MIN_SAMPLES = 8
 ELIMINATE = 3.0
 TIED = 2.0
 # The older keywords of ``hint``, by the object they configure.
-SETTINGS_KEYWORDS = ("samples", "time_limit", "sampler", "tremble", "threads")
+SETTINGS_KEYWORDS = ("samples", "time_limit", "sampler", "tremble", "threads", "opponents")
 EVALUATOR_KEYWORDS = (
     "mode",
     "evaluation",
@@ -102,19 +111,35 @@ class HintSettings:
     """Which deals a hint values and how many: at most ``samples`` deals (1 to
     ``MAX_SAMPLES``) and ``time_limit`` seconds (0: no limit, which makes the
     result depend only on the seed and the sample count), drawn by
-    ``sampler`` (``"uniform"`` or ``"weighted"``, whose model of the
-    opponents plays a random card with probability ``tremble``), valued on
-    ``threads`` threads, a deal each."""
+    ``sampler`` (``"uniform"``, ``"weighted"``, whose greedy model of the
+    opponents plays a random card with probability ``tremble``, or
+    ``"model"``), valued on ``threads`` threads, a deal each, with the other
+    seats played in the playouts by ``opponents`` (``"greedy"`` or
+    ``"model"``); ``model``: the library of kinds and their prior."""
 
     samples: int = DEFAULT_SAMPLES
     time_limit: float = DEFAULT_TIME_LIMIT
     sampler: str = DEFAULT_SAMPLER
     tremble: float = DEFAULT_TREMBLE
     threads: int = DEFAULT_THREADS
+    opponents: str = DEFAULT_OPPONENTS
+    model: OpponentModel = OpponentModel()
+
+    @property
+    def modelled(self) -> bool:
+        """Whether the opponent model is read (for the deals or the playouts)."""
+        return self.sampler == "model" or self.opponents == "model"
 
     def __post_init__(self):
         if self.sampler not in SAMPLERS:
-            raise CoinsError(f'sampler "{self.sampler}" is not a sampler: use uniform or weighted')
+            raise CoinsError(
+                f'sampler "{self.sampler}" is not a sampler: use {", ".join(SAMPLERS)}'
+            )
+        if self.opponents not in OPPONENTS:
+            raise CoinsError(
+                f'opponents "{self.opponents}" is not a way to play them: use greedy or model'
+            )
+        check_model(self.model)
         samples, time_limit = check_budget(self.samples, self.time_limit)
         object.__setattr__(self, "samples", samples)
         object.__setattr__(self, "time_limit", time_limit)
@@ -167,8 +192,11 @@ class Hint(list):
     ``seat``, ``samples`` (deals drawn), ``exact`` (how many were valued
     exactly), ``mode``, ``evaluation``, ``sampler``, ``effective`` (the
     effective sample size of the weighted deals: ``samples`` when every deal
-    weighs the same), ``seconds``, the ``match`` it played for (or None), and
-    ``interrupted``: Ctrl-C stopped it, the entries are of the deals valued by then."""
+    weighs the same), ``seconds``, the ``match`` it played for (or None),
+    ``opponents`` (how the playouts played the other seats), ``beliefs``
+    (with the opponent model: a ``SeatBelief`` for each other seat, else
+    empty), and ``interrupted``: Ctrl-C stopped it, the entries are of the
+    deals valued by then."""
 
     def __init__(
         self,
@@ -184,8 +212,12 @@ class Hint(list):
         evaluation=DEFAULT_EVALUATION,
         match=None,
         interrupted=False,
+        opponents=DEFAULT_OPPONENTS,
+        beliefs=(),
     ):
         super().__init__(entries)
+        self.opponents = opponents
+        self.beliefs = list(beliefs)
         self.interrupted = interrupted
         self.match = match
         self.sampler = sampler
@@ -212,6 +244,8 @@ class Hint(list):
             "mode": self.mode,
             "evaluation": self.evaluation,
             "sampler": self.sampler,
+            "opponents": self.opponents,
+            "beliefs": [belief.to_json() for belief in self.beliefs],
             "samples": self.samples,
             "effective_samples": round(self.effective, 3),
             "exact_samples": self.exact,
@@ -260,10 +294,12 @@ def hint(
         raise CoinsError("give rng or seed, not both")
     master = rng if rng is not None else random.Random(checks.seed(seed))
     samples, threads = settings.samples, settings.threads
-    source = _deal_source(view, deals, settings.sampler, samples, settings.tremble, master)
+    began = time.perf_counter()
+    source = _deal_source(view, deals, settings, master)
+    pooled = time.perf_counter() - began  # a weighted pool's drawing counts in the budget
 
     ensure_compiled()  # before the clock: a first run compiles
-    start = time.perf_counter()
+    start = time.perf_counter() - pooled
     deadline = start + settings.time_limit if settings.time_limit else None
     evaluated: dict[object, dict[Card, float]] = {}
     points_of: dict[object, dict[Card, float]] = {}  # with a match: the points beside
@@ -292,7 +328,9 @@ def hint(
             found = (
                 on_threads(
                     lambda t: [
-                        evaluator(source.position(key), contenders, stream)
+                        evaluator(
+                            source.position(key), contenders, stream, source.kinds(key, stream)
+                        )
                         for key, stream in fresh[t::threads]
                     ],
                     min(threads, max(1, len(fresh))),
@@ -338,6 +376,8 @@ def hint(
         match=evaluator.match,
         seconds=time.perf_counter() - start,
         interrupted=interrupted,
+        opponents=settings.opponents,
+        beliefs=source.beliefs(),
     )
     if interrupted:
         raise Interrupted(result)
@@ -516,12 +556,16 @@ def aggregate(
 class _Deals:
     """Where a hint's deals come from: ``key(i, rng)`` names the ``i``-th deal
     drawn (None when there are no more; equal keys, the same deal, valued
-    once and counted again), ``position(key)`` is that deal's position."""
+    once and counted again), ``position(key)`` is that deal's position, and
+    ``kinds(key, rng)`` how the playouts play its other seats (None: greedy);
+    ``beliefs()``: what the opponent model believes of them, if it is read."""
 
-    def __init__(self, mover, key, position):
+    def __init__(self, mover, key, position, kinds=lambda key, rng: None, beliefs=list):
         self.mover = mover
         self.key = key
         self.position = position
+        self.kinds = kinds
+        self.beliefs = beliefs
 
 
 def read_view(text: str) -> Record | Position:
@@ -532,7 +576,73 @@ def read_view(text: str) -> Record | Position:
     return Position.parse(text)
 
 
-def _deal_source(view, deals, sampler, samples, tremble, master) -> _Deals:
+def _deal_source(view, deals, settings: HintSettings, master) -> _Deals:
+    source = _unmodelled_source(view, deals, settings, master)
+    if not settings.modelled:
+        return source
+    if isinstance(source, tuple):  # a view with the other seats' plays to read
+        return _modelled_source(*source, settings, master)
+    # nothing seen of the other seats: every deal alike, their kinds from the prior
+    seats = [seat for seat in range(3) if seat != source.mover]
+    return _with_evidence(source, settings.model.without_evidence(seats), lambda key: 0, settings)
+
+
+def _with_evidence(source: _Deals, evidence: Evidence, index, settings) -> _Deals:
+    """``source`` with the kinds of its deals drawn from ``evidence`` (deal
+    ``index(key)`` of it) when the playouts play them, and its beliefs."""
+    if settings.opponents == "model":
+        source.kinds = lambda key, rng: _policies(evidence.draw(index(key), rng))
+    source.beliefs = evidence.beliefs
+    return source
+
+
+def _policies(kinds) -> dict:
+    return {seat: kind.policy for seat, kind in kinds.items()}
+
+
+def _modelled_source(view: Record, sampler: ViewSampler, settings: HintSettings, master):
+    """With ``sampler`` uniform, fresh deals, each one's other seats' kinds
+    read from it, the beliefs from all of them; else a pool of uniform
+    deals, drawn by weight, the kinds and beliefs read from the pool."""
+    model = settings.model
+    if settings.sampler == "uniform":
+        drawn = {}
+
+        def fresh(i, rng):
+            drawn[i] = sampler.sample_hands(rng)
+            return i
+
+        return _Deals(
+            view.to_move,
+            fresh,
+            lambda i: sampler.deal(drawn[i]).position,
+            (lambda i, rng: _policies(model.evidence(view, [drawn[i]]).draw(0, rng)))
+            if settings.opponents == "model"
+            else (lambda i, rng: None),
+            lambda: model.evidence(view, list(drawn.values())).beliefs(),
+        )
+    pool_rng = random.Random(master.getrandbits(64))
+    size = max(POOL_MIN, POOL_FACTOR * settings.samples)
+    pool = [sampler.sample_hands(pool_rng) for _ in range(size)]
+    evidence = model.evidence(view, pool)
+    if settings.sampler == "model":
+        weights = evidence.deal_weights().tolist()
+    else:
+        weights = deal_weights(view, pool, settings.tremble)
+    cumulative = list(itertools.accumulate(weights))
+    indices = range(size)
+
+    def key(i, rng):
+        return rng.choices(indices, cum_weights=cumulative)[0]
+
+    source = _Deals(view.to_move, key, lambda j: sampler.deal(pool[j]).position)
+    return _with_evidence(source, evidence, lambda j: j, settings)
+
+
+def _unmodelled_source(view, deals, settings: HintSettings, master):
+    """The deals without the opponent model; with it on, for a view where the
+    other seats have played, (the view, its sampler) for the model to read."""
+    sampler, samples, tremble = settings.sampler, settings.samples, settings.tremble
     if deals is not None:
         positions = [Position.parse(d) if isinstance(d, str) else d for d in deals]
         if not positions:
@@ -560,7 +670,9 @@ def _deal_source(view, deals, sampler, samples, tremble, master) -> _Deals:
     if sum(view.hand_sizes) == len(view.moves):
         raise CoinsError("the hand is over: there is no card to hint")
     source = ViewSampler(view)
-    if sampler == "uniform" or not hidden_plays(view):
+    if settings.modelled and hidden_plays(view):
+        return view, source
+    if sampler != "weighted" or not hidden_plays(view):
         return _fresh(mover, lambda rng: source.sample(rng).position)
     # importance resampling: a pool of uniform deals weighted by the likelihood
     # of the opponents' plays; each draw picks one of them by weight

@@ -16,8 +16,8 @@ are weighted in milliseconds) and never zero, so no consistent deal is ruled
 out. Exact values would be a better model late in a hand but cost a search per
 observed play per deal. ``benchmarks/hint_quality.py`` measures what this one
 buys (benchmarks/README.md): beside players it does not model, such as
-random ones, it misreads their plays, so ``hint`` samples uniformly by
-default.
+random ones, it misreads their plays. ``hint`` reads them by default with
+``analysis.opponents``, whose library of kinds includes a random player.
 """
 
 from __future__ import annotations

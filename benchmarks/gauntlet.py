@@ -40,6 +40,7 @@ from rich.table import Table
 
 from analysis.arena import SEATINGS, duplicate, mean_and_half_width
 from analysis.bots import PimcBot
+from analysis.hint import OPPONENTS, SAMPLERS
 from solver.compiled import ensure_compiled
 
 from . import pool as gauntlet_pool
@@ -75,10 +76,11 @@ def seatings(lineup: Sequence[str]) -> tuple[tuple[int, int, int], ...]:
     return tuple(distinct.values())
 
 
-def make_candidate(name: str, budget: HintBudget):
-    """The candidate: ``hint()`` of the working tree as a bot, or a pool member."""
+def make_candidate(name: str, budget: HintBudget, options: dict | None = None):
+    """The candidate: ``hint()`` of the working tree as a bot (``options``: more
+    of ``PimcBot``'s settings), or a pool member."""
     if name == HINT:
-        return PimcBot(budget.samples, budget.time_limit)
+        return PimcBot(budget.samples, budget.time_limit, **(options or {}))
     return gauntlet_pool.members([name])[0].make(budget)
 
 
@@ -143,10 +145,13 @@ def run(
     probe_samples: int = PROBE_SAMPLES,
     log=print,
     candidate: str = HINT,
+    options: dict | None = None,
+    single: bool = False,
 ) -> dict:
     """The gauntlet on ``seeds`` and the probe on the first ``probe_deals`` of
-    them; the report as a dict. ``candidate``: the hint of the working tree,
-    or a pool member's name."""
+    them; the report as a dict. ``candidate``: the hint of the working tree
+    (with ``options``), or a pool member's name; ``single``: only the
+    line-ups of the candidate beside two copies of a member."""
     members = gauntlet_pool.members(member_names)
     left_out = [
         f"{m.name} (needs {m.requires})"
@@ -159,9 +164,11 @@ def run(
         for names in (
             (CANDIDATE, member.name, member.name),
             (CANDIDATE, CANDIDATE, member.name),
-        ):
+        )[: 1 if single else 2]:
             players = [
-                make_candidate(candidate, budget) if name == CANDIDATE else member.make(budget)
+                make_candidate(candidate, budget, options)
+                if name == CANDIDATE
+                else member.make(budget)
                 for name in names
             ]
             row = play_lineup(names, players, seeds, CANDIDATE)
@@ -184,7 +191,7 @@ def run(
         "deals": len(seeds),
         "deal_seeds": list(seeds),
         "fair_share": FAIR_SHARE,
-        "candidate": {"bot": candidate} | budget.to_json(),
+        "candidate": {"bot": candidate} | budget.to_json() | (options or {}),
         "incumbent_commit": INCUMBENT_COMMIT,
         "pool": [{"name": m.name, "about": m.about} for m in members],
         "left_out": left_out,
@@ -217,9 +224,12 @@ def print_table(report: dict, console: Console) -> None:
     )
     for heading in ("opponent", "candidate + 2 x opponent", "2 x candidate + opponent"):
         table.add_column(heading)
-    rows = report["lineups"]
-    for single, double in zip(rows[::2], rows[1::2]):
-        table.add_row(single["lineup"][1], _text(single["excess"]), _text(double["excess"]))
+    rows = iter(report["lineups"])
+    for row in rows:
+        double = next(rows) if report.get("double", True) else None
+        table.add_row(
+            row["lineup"][1], _text(row["excess"]), _text(double["excess"]) if double else ""
+        )
     console.print(table)
     console.print(f"mean over the pool: {_text(report['pool_mean'])}")
     worst = report["worst"]
@@ -269,7 +279,24 @@ def main(argv: list[str] | None = None) -> dict:
     )
     parser.add_argument("--deals", type=int, help="the first N deals of the set (default all)")
     parser.add_argument("--samples", type=int, help="the candidate's and incumbent's deals")
-    parser.add_argument("--time-limit", type=float, help="their seconds a decision")
+    parser.add_argument("--time-limit", type=float, help="their seconds a decision (0: none)")
+    parser.add_argument(
+        "--sampler", choices=SAMPLERS, help="the candidate hint's sampler (default: hint's)"
+    )
+    parser.add_argument(
+        "--opponents", choices=OPPONENTS, help="how its playouts play the others (default: hint's)"
+    )
+    parser.add_argument(
+        "--threads", type=int, help="the candidate hint's threads (default: hint's)"
+    )
+    parser.add_argument(
+        "--horizon",
+        type=int,
+        help="cards a hand its playouts stop at, then exact (default: hint's)",
+    )
+    parser.add_argument(
+        "--single", action="store_true", help="only the candidate beside two copies of a member"
+    )
     parser.add_argument("--members", help="comma-separated pool members (default all)")
     parser.add_argument(
         "--probe", help="comma-separated bots to probe (default greedy,incumbent; '' for none)"
@@ -285,7 +312,15 @@ def main(argv: list[str] | None = None) -> dict:
     if args.tune and args.output is not None and args.output.resolve() == RESULTS.resolve():
         parser.error("results of the tune set never go to the report's file")
     budget = QUICK_BUDGET if args.quick else DEFAULT_BUDGET
-    budget = HintBudget(args.samples or budget.samples, args.time_limit or budget.time_limit)
+    budget = HintBudget(
+        args.samples or budget.samples,
+        budget.time_limit if args.time_limit is None else args.time_limit,
+    )
+    options = {
+        name: getattr(args, name)
+        for name in ("sampler", "opponents", "threads", "horizon")
+        if getattr(args, name) is not None
+    }
     seeds = deal_seeds("tune" if args.tune else "report")
     deals = args.deals or (QUICK["deals"] if args.quick else len(seeds))
     probe = (
@@ -318,8 +353,11 @@ def main(argv: list[str] | None = None) -> dict:
         args.probe_samples,
         console.print,
         args.candidate,
+        options,
+        args.single,
     )
     report["deal_set"] = "tune" if args.tune else "report"
+    report["double"] = not args.single
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     picture = args.output.with_name(args.output.name.replace(".json", ".png"))

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from analysis.arena import duplicate
 from analysis.bots import PIMC_SAMPLES, PimcBot, greedy_bot, random_bot
-from analysis.hint import SAMPLERS, hint
+from analysis.hint import hint
 from solver import Record
 from solver.match import Hand
 from solver.maxn import solve_maxn
@@ -43,6 +43,9 @@ from .strength import _commit
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "hint_quality.json"
+# the samplers compared: uniform deals against the greedy model's weights, the
+# playouts greedy in both (the opponent model is measured by the gauntlet)
+COMPARED = ("uniform", "weighted")
 # (label, horizon, rollouts, epsilon); horizon 0: rollouts to the end of the hand
 EVALUATORS = (
     ("rollouts x8 to the end", 0, 8, 0.1),
@@ -143,20 +146,22 @@ def measure_agreement(sizes, views: int, samples: int, pimc_samples: int) -> lis
     for who, players in lineups.items():
         for cards in sizes:
             records = cut_views(players, cards, views, seed=2)
-            hits = {s: 0 for s in SAMPLERS}
+            hits = {s: 0 for s in COMPARED}
             for i, record in enumerate(records):
                 truth = solve_maxn(record.final, line=False).card_results
                 mover = record.to_move
                 top = max(r[mover] for r in truth.values())
-                for sampler in SAMPLERS:
-                    best = hint(record.view(mover), samples, 0, seed=i, sampler=sampler).best.card
+                for sampler in COMPARED:
+                    best = hint(
+                        record.view(mover), samples, 0, seed=i, sampler=sampler, opponents="greedy"
+                    ).best.card
                     hits[sampler] += truth[best][mover] == top
             out.append(
                 {
                     "played_by": who,
                     "cards": cards,
                     "views": len(records),
-                    **{s: round(hits[s] / len(records), 4) for s in SAMPLERS},
+                    **{s: round(hits[s] / len(records), 4) for s in COMPARED},
                 }
             )
     return out
@@ -204,15 +209,17 @@ def main(argv: list[str] | None = None) -> dict:
         for row in report["agreement"]:
             print(
                 f"played by {row['played_by']}, {row['cards']} cards: open-hand best card "
-                + ", ".join(f"{s} {row[s]:.0%}" for s in SAMPLERS)
+                + ", ".join(f"{s} {row[s]:.0%}" for s in COMPARED)
                 + f" of {row['views']}",
                 flush=True,
             )
     if "match" in args.parts and args.deals:
         report["matches"] = []
         for third, bot in (("greedy", greedy_bot), ("random", random_bot)):
-            players = [PimcBot(args.pimc_samples, 0, sampler=s) for s in SAMPLERS] + [bot]
-            labels = [f"pimc-{s}" for s in SAMPLERS] + [third]
+            players = [
+                PimcBot(args.pimc_samples, 0, sampler=s, opponents="greedy") for s in COMPARED
+            ] + [bot]
+            labels = [f"pimc-{s}" for s in COMPARED] + [third]
             result = duplicate(labels, args.deals, args.seed, players=players)
             row = result.to_json()
             diffs = [u - w for u, w in zip(result.per_deal[0], result.per_deal[1])]

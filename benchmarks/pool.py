@@ -200,8 +200,10 @@ POOL = (
     ),
     Member(
         "pimc-small",
-        f"pimc with {PIMC_SMALL.samples} deals a decision, greedy playouts",
-        lambda budget: PimcBot(PIMC_SMALL.samples, PIMC_SMALL.time_limit),
+        f"pimc with {PIMC_SMALL.samples} deals a decision, uniform deals, greedy playouts",
+        lambda budget: PimcBot(
+            PIMC_SMALL.samples, PIMC_SMALL.time_limit, sampler="uniform", opponents="greedy"
+        ),
     ),
     Member(
         "pimc-points",

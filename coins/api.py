@@ -234,6 +234,7 @@ def hint_view(args: argparse.Namespace) -> HintAnswer:
             args.seed,
             args.mode,
             sampler=args.sampler,
+            opponents=args.opponents,
             evaluation=args.evaluation,
             match=match,
             points=True,

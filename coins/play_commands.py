@@ -23,11 +23,13 @@ from analysis.bots import BOTS, PIMC_SAMPLES, PIMC_TIME_LIMIT
 from analysis.evaluators import DEFAULT_HORIZON
 from analysis.hint import (
     DEFAULT_EVALUATION,
+    DEFAULT_OPPONENTS,
     DEFAULT_SAMPLER,
     DEFAULT_SAMPLES,
     DEFAULT_TIME_LIMIT,
     EVALUATIONS,
     MAX_SAMPLES,
+    OPPONENTS,
     SAMPLERS,
 )
 from solver import CoinsError
@@ -47,9 +49,9 @@ def hint_command(args: argparse.Namespace) -> None:
     context). Each sampled deal fills the hidden hands among those consistent
     with the view (uniformly, or weighted by how likely the deal makes the
     other seats' plays: --sampler); every card is valued in each (exactly with
-    the open-hand solver when few cards are left; before that by greedy play to
-    a few cards a hand then exactly, with --evaluation policy by the self-play
-    policy's play instead of greedy, or with --evaluation search by a search of
+    the open-hand solver when few cards are left; before that by play to a
+    few cards a hand then exactly (with --evaluation policy, the self-play
+    policy's play), or with --evaluation search by a search of
     the next trick and a network trained on exact values) and the values are
     averaged: mean points for the mover with its standard error, how often the
     card was the best, and how far behind the best card it is, deal by deal.
@@ -58,7 +60,10 @@ def hint_command(args: argparse.Namespace) -> None:
     (and --scores) the cards are ranked by the chance of winning the match
     (RULES.md), every seat in each deal playing for it, and their mean
     points are shown beside. Ctrl-C ranks the cards on the deals valued by
-    then.
+    then. With the opponent model (--sampler model, --opponents model) the
+    hint says what each other seat's cards so far say of how it plays
+    ("seat 1 plays like greedy (80%)"), from a library of kinds of play:
+    greedy, greedy's order with noise, random.
     """
     compile_notice()
     answer = api.hint_view(args)
@@ -91,11 +96,18 @@ def _print_hint(answer: api.HintAnswer) -> None:
             f"{','.join(map(str, state.scores))} when the hand began), everyone playing for "
             "it; points: own points from here on, everyone for themselves"
         )
+    players = (
+        "the other seats each by a kind of play drawn from the belief, own cards greedy"
+        if result.opponents == "model"
+        else "greedy"
+    )
     how = {
         "search": "estimated by a search of the next trick and a network trained on exact values",
         "policy": f"by the self-play policy's play to {DEFAULT_HORIZON} cards a hand, then exactly",
-    }.get(result.evaluation, f"by greedy play to {DEFAULT_HORIZON} cards a hand, then exactly")
+    }.get(result.evaluation, f"by play to {DEFAULT_HORIZON} cards a hand ({players}), then exactly")
     tied = result.tied
+    if result.beliefs:
+        console.print(Text("Belief: " + "; ".join(map(str, result.beliefs)) + "."))
     console.print(
         Text(
             f"Seat {result.seat} to move. {what}, over the sampled deals "
@@ -360,8 +372,15 @@ def register(add) -> None:
         "--sampler",
         choices=SAMPLERS,
         default=DEFAULT_SAMPLER,
-        help=f"uniform deals, or weighted by the likelihood of the other seats' plays "
-        f"(default {DEFAULT_SAMPLER})",
+        help="uniform deals, or weighted by the likelihood of the other seats' plays under "
+        f"greedy with trembles (weighted) or the opponent model (model); default {DEFAULT_SAMPLER}",
+    )
+    hint_parser.add_argument(
+        "--opponents",
+        choices=OPPONENTS,
+        default=DEFAULT_OPPONENTS,
+        help="how the playouts play the other seats: greedy, or model: each by a kind of play "
+        f"drawn from what its cards say of it (default {DEFAULT_OPPONENTS})",
     )
     options.add_match(hint_parser, "rank the cards")
     hint_parser.add_argument(

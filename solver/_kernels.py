@@ -22,7 +22,8 @@ The sections build on one another:
 - leaf values: the value network, and the chances its points give in a match;
 - the depth-limited searches (``estimate_search``, ``match_search``): one
   loop for points and for chances;
-- greedy playouts (``play_until``), the rollouts of ``analysis.hint``.
+- playouts (``play_until``), the rollouts of ``analysis.hint``, each seat by a
+  policy of its own, and greedy's order (``greedy_places``) for ``analysis.opponents``.
 
 The searches keep explicit per-ply arrays (``path``) instead of recursing, as
 DDS does: the kernels stay cache-safe, and a caller can stop a search after a
@@ -2663,9 +2664,14 @@ def match_search(start, net, match, table, path, values, max_nodes, stop, root_r
 #
 # ``analysis.hint`` plays a greedy playout for every card of every sampled
 # deal before its exact solve: compiled, and without the GIL, the playouts of
-# two threads run at once. Random cards (``epsilon``) come from a 64-bit LCG
-# seeded by the caller, so a playout depends only on its arguments, whichever
-# thread runs it. ``solver.playouts`` is the documented face.
+# two threads run at once. Each seat plays by a policy of its own: a random
+# card with probability ``epsilons[seat]``, else the card at place i of
+# greedy's order of preference (its card, then its card from the rest, ...)
+# with weight exp(-i / ``temperatures[seat]``), temperature 0 being greedy's
+# card. Random draws come from a 64-bit LCG seeded by the caller, so a
+# playout depends only on its arguments, whichever thread runs it.
+# ``solver.playouts`` is the documented face; ``greedy_places`` gives the
+# places that ``analysis.opponents`` reads its models' likelihoods from.
 
 # cards from the lowest rank up, index order within a rank
 RANK_FIRST = np.array(sorted(range(48), key=lambda c: (c % RANKS_PER_SUIT, c)), dtype=np.int64)
@@ -2733,10 +2739,53 @@ def _random_card(hand, state):
 
 
 @njit
-def play_until(h0, h1, h2, leader, t0, t1, n, epsilon, cards_left, seed):
-    """Greedy play (a random card with probability ``epsilon``) until no hand
-    holds more than ``cards_left`` cards; returns the hands, leader, trick
-    cards and count reached, and each seat's points on the way."""
+def greedy_place(hand, t0, t1, n, card):
+    """How many cards of ``hand`` greedy's order puts before ``card`` (-1: not held)."""
+    place = 0
+    while hand:
+        first = greedy_card(hand, t0, t1, n)
+        if first == card:
+            return place
+        hand &= ~(1 << first)
+        place += 1
+    return -1
+
+
+@njit
+def greedy_places(hands, turns, places):
+    """For every deal ``d`` (``hands[d]``: the three hands at the record's
+    start) and every card of the record (``turns[i]``: the seat, the trick's
+    cards ``t0, t1`` and their count ``n``, the card), the card's place in
+    greedy's order from the seat's hand then, into ``places[d, i]``."""
+    for d in range(hands.shape[0]):
+        h = hands[d].copy()
+        for i in range(turns.shape[0]):
+            seat, t0, t1, n, card = turns[i, 0], turns[i, 1], turns[i, 2], turns[i, 3], turns[i, 4]
+            places[d, i] = greedy_place(h[seat], t0, t1, n, card)
+            h[seat] &= ~(1 << card)
+
+
+@njit
+def _softmax_greedy_card(hand, t0, t1, n, temperature, state):
+    """(the card at place i of greedy's order, drawn with weight
+    exp(-i / ``temperature``) by inverting the truncated geometric law, the
+    next state)."""
+    state = lcg_next(state)
+    u = ((state >> 33) & 0x7FFFFFFF) / 2147483648.0
+    ratio = np.exp(-1.0 / temperature)
+    size = popcount(hand)
+    place = int(np.log(1.0 - u * (1.0 - ratio**size)) / np.log(ratio)) if ratio > 0 else 0
+    for _ in range(min(place, size - 1)):
+        hand &= ~(1 << greedy_card(hand, t0, t1, n))
+    return greedy_card(hand, t0, t1, n), state
+
+
+@njit
+def play_until(h0, h1, h2, leader, t0, t1, n, epsilons, temperatures, cards_left, seed):
+    """Play by each seat's policy (a random card with probability
+    ``epsilons[seat]``, else greedy's order at ``temperatures[seat]``) until
+    no hand holds more than ``cards_left`` cards; returns the hands, leader,
+    trick cards and count reached, and each seat's points on the way."""
     hands = np.array([h0, h1, h2], dtype=np.int64)
     trick = np.array([t0, t1, -1], dtype=np.int64)
     points = np.zeros(3, dtype=np.int64)
@@ -2748,10 +2797,14 @@ def play_until(h0, h1, h2, leader, t0, t1, n, epsilon, cards_left, seed):
         seat = (leader + n) % 3
         hand = hands[seat]
         card = -1
-        if epsilon > 0:
+        if epsilons[seat] > 0:
             state = lcg_next(state)
-            if ((state >> 33) & 0x7FFFFFFF) < epsilon * 2147483648.0:
+            if ((state >> 33) & 0x7FFFFFFF) < epsilons[seat] * 2147483648.0:
                 card, state = _random_card(hand, state)
+        if card < 0 and temperatures[seat] > 0:
+            card, state = _softmax_greedy_card(
+                hand, trick[0], trick[1], n, temperatures[seat], state
+            )
         if card < 0:
             card = greedy_card(hand, trick[0], trick[1], n)
         hands[seat] = hand & ~(1 << card)

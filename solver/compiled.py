@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 from numba.core.dispatcher import Dispatcher
 
 from . import _kernels, _policy_kernels
@@ -41,6 +42,7 @@ KERNELS = (
     _kernels.move_score,
     _kernels.play_until,
     _kernels.greedy_card,
+    _kernels.greedy_places,
     _kernels.estimate_search,
     _kernels.match_search,
     _policy_kernels.card_values,
@@ -92,8 +94,12 @@ def warm_up() -> float:
     TranspositionTable(_SMALLEST_MB, grow_to=2 * _SMALLEST_MB).grow(_kernels.PARANOID_BUCKET)
     # the playouts, with the argument types ``solver.playouts`` passes
     hands = Position.parse(_WARM_UP_POSITION).hands
-    _kernels.play_until(*hands, 0, -1, -1, 0, 0.5, 0, 1)
+    policy = np.array([0.5, 0.0, 0.0])
+    _kernels.play_until(*hands, 0, -1, -1, 0, policy, policy, 0, 1)
     _kernels.greedy_card(hands[0], -1, -1, 0)
+    _kernels.greedy_places(
+        np.array([hands], dtype=np.int64), np.zeros((0, 5), np.int64), np.zeros((1, 0), np.int64)
+    )
     policy = default_policy()
     policy.values(Position.parse(_WARM_UP_POSITION))
     policy.play_until(Position.parse(_WARM_UP_POSITION))  # with it, policy_card

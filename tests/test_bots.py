@@ -107,11 +107,11 @@ def test_weighted_pimc_plays_seeded_legal_hands():
     assert first.complete
 
 
-def test_uniform_pimc_plays_the_same_from_the_record_or_the_position():
+def test_pimc_without_the_opponent_model_plays_the_same_from_the_record_or_the_position():
     full = Hand([greedy_bot] * 3, seed=3).play().record
     record = Record(full.hands, full.leader, full.trick, full.taken, full.moves[:20])
     seat = record.to_move
-    bot = PimcBot(samples=2, time_limit=0, sampler="uniform")
+    bot = PimcBot(samples=2, time_limit=0, sampler="uniform", opponents="greedy")
     by_record = bot.choose_record(record, seat, random.Random(4))
     assert by_record == bot.choose(record.final, seat, random.Random(4))
 

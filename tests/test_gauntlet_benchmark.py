@@ -161,3 +161,24 @@ def test_a_tiny_gauntlet(tmp_path):
     assert report["worst"]["lineup"] == worst["lineup"]
     probe = report["probe"]["lineups"][0]
     assert probe["lineup"] == ["responder", "greedy", "greedy"] and probe["hands"] == 3
+
+
+def test_a_single_line_up_gauntlet_with_the_candidates_settings(tmp_path, capsys):
+    output = tmp_path / "gauntlet.json"
+    report = gauntlet.main(
+        ["--members", "greedy", "--probe", "", "--deals", "1", "--single", "--samples", "2"]
+        + ["--time-limit", "0", "--sampler", "model", "--opponents", "model", "--threads", "1"]
+        + ["--output", str(output)]
+    )
+    assert [row["lineup"] for row in report["lineups"]] == [["candidate", "greedy", "greedy"]]
+    assert report["candidate"] | {"bot": None} == {
+        "bot": None,
+        "samples": 2,
+        "time_limit": 0.0,
+        "sampler": "model",
+        "opponents": "model",
+        "threads": 1,
+    }
+    assert "greedy" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        gauntlet.main(["--opponents", "clever", "--output", str(output)])

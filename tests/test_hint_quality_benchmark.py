@@ -2,7 +2,6 @@
 
 import json
 
-from analysis.hint import SAMPLERS
 from benchmarks import hint_quality
 
 
@@ -46,7 +45,7 @@ def test_quick_hint_quality_run(tmp_path):
         ("random", 3),
         ("pimc", 3),
     }
-    assert all(0 <= row[s] <= 1 for row in report["agreement"] for s in SAMPLERS)
+    assert all(0 <= row[s] <= 1 for row in report["agreement"] for s in hint_quality.COMPARED)
     assert [m["bots"] for m in report["matches"]] == [
         ["pimc-uniform", "pimc-weighted", "greedy"],
         ["pimc-uniform", "pimc-weighted", "random"],

