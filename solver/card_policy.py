@@ -20,6 +20,7 @@ from importlib import resources
 import numpy as np
 
 from . import _policy_kernels as pk
+from . import checks
 from .cards import Card
 from .errors import CoinsError
 from .position import Position
@@ -67,11 +68,7 @@ class CardPolicy:
             "w3": (n2,),
             "b3": (1,),
         }
-        for name, shape in shapes.items():
-            if getattr(self, name).shape != shape:
-                raise CoinsError(
-                    f"card policy: {name} has shape {getattr(self, name).shape}, expected {shape}"
-                )
+        checks.array_shapes(self, shapes, "card policy")
 
     @cached_property
     def kernel_net(self) -> pk.PolicyNet:

@@ -17,7 +17,7 @@ import numbers
 import os
 from pathlib import Path
 
-from .errors import OptionError, PathError
+from .errors import CoinsError, OptionError, PathError
 
 # The longest time limit: about 11.6 days, far beyond any search anyone waits
 # for, and far below what the timers that enforce it can hold (a
@@ -134,3 +134,13 @@ def same_file(path, other) -> bool:
         return path.samefile(other)
     except OSError:  # one of them does not exist yet
         return path.resolve() == other.resolve()
+
+
+def array_shapes(owner, shapes: dict, what: str) -> None:
+    """Raise CoinsError unless each array ``owner.<name>`` has its shape in
+    ``shapes`` (a weights file of another network would feed the kernels,
+    which check no bounds, arrays of the wrong size)."""
+    for name, shape in shapes.items():
+        found = getattr(owner, name).shape
+        if found != shape:
+            raise CoinsError(f"{what}: {name} has shape {found}, expected {shape}")

@@ -92,11 +92,7 @@ class ValueNet:
                 f"value network: {self.small} small members of {m} for hands of up "
                 f"to {self.split} cards do not fit"
             )
-        for name, shape in shapes.items():
-            if getattr(self, name).shape != shape:
-                raise CoinsError(
-                    f"value network: {name} has shape {getattr(self, name).shape}, expected {shape}"
-                )
+        checks.array_shapes(self, shapes, "value network")
 
     @cached_property
     def kernel_net(self) -> k.Net:
