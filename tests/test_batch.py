@@ -275,6 +275,9 @@ def test_ctrl_c_stops_cleanly_with_a_summary(tmp_path, whole_group):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # a shell that starts the tests in the background ignores SIGINT, and the
+        # child would inherit that: give it a terminal's Ctrl-C
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 2000):
