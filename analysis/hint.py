@@ -534,10 +534,12 @@ def aggregate(
     entries = []
     for card, mean, stderr, best_rate, n in rows:
         lead, lead_stderr = _paired(values, weights, leader, card)
+        if abs(lead) < 1e-9:  # equal means: weighted sums can leave -1e-17, shown as "-0.00"
+            lead = 0.0
         tied = (
             card == leader
             or card in in_contention
-            and (lead <= TIED * lead_stderr if lead_stderr is not None else abs(lead) < 1e-9)
+            and (lead <= TIED * lead_stderr if lead_stderr is not None else lead == 0)
         )
         entries.append(HintEntry(card, mean, stderr, best_rate, n, lead, lead_stderr, tied))
     entries.sort(

@@ -617,3 +617,13 @@ def test_bad_settings_and_evaluators_are_refused_in_one_line(call, error, words)
     with pytest.raises(error, match=words) as raised:
         call()
     assert "\n" not in str(raised.value)
+
+
+def test_a_card_as_good_as_the_best_is_zero_behind_not_minus_zero():
+    # equal means whose deal-by-deal differences leave -9e-18 in floating point
+    first, second = Card.parse("2C"), Card.parse("3C")
+    values = [{first: 0.1, second: 0.3}, {first: 0.2, second: 0.0}, {first: 0.3, second: 0.3}]
+    entries, _ = aggregate(values, [1.0, 1.0, 1.0])
+    behind = [entry.behind for entry in entries]
+    assert behind == [0.0, 0.0] and all(f"{b:.2f}" == "0.00" for b in behind)
+    assert all(entry.tied for entry in entries)
