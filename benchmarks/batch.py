@@ -19,7 +19,6 @@ benchmarks/README.md.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import tempfile
 import time
@@ -29,6 +28,7 @@ from analysis.batch import BatchOptions, default_workers, random_lines, run_batc
 from solver.compiled import warm_up
 
 from .solver import quick_path
+from .strength import save_report
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "batch.json"
@@ -109,8 +109,7 @@ def main(argv: list[str] | None = None) -> dict:
         "target_seconds": TARGET_VOLUME_SECONDS,
         "met": volume["seconds"] < TARGET_VOLUME_SECONDS,
     }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=1) + "\n")
+    save_report(args.output, report)
     print_report(report)
     return report
 

@@ -54,6 +54,7 @@ from solver.maxn import solve_maxn
 from solver.playouts import greedy_card, play_until
 
 from . import solver as paranoid
+from .strength import save_report
 
 HERE = Path(__file__).resolve().parent
 SUITE = HERE / "suite_evaluator.jsonl"
@@ -436,7 +437,7 @@ def main(argv: list[str] | None = None) -> dict | None:
             f"deals <= {FULL_DEAL_SECONDS} s): "
             f"{'met' if report['targets']['met'] else 'not met'}"
         )
-    args.output.write_text(json.dumps(report, indent=1) + "\n")
+    save_report(args.output, report)
     console.print(f"saved {args.output}")
     return report
 

@@ -24,7 +24,6 @@ points more matches than pimc-points.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import time
@@ -34,7 +33,7 @@ from analysis.arena import interval, matches, mean_and_half_width
 from solver import Position, solve_match
 from solver.compiled import ensure_compiled
 
-from .strength import run_header
+from .strength import run_header, save_report
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "for_the_match.json"
@@ -171,8 +170,7 @@ def main(argv: list[str] | None = None) -> dict:
         f"{'met' if report['goal_met'] else 'not met'} "
         f"({100 * late['pimc_minus_points']:+.1f} pp)"
     )
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=1) + "\n")
+    save_report(args.output, report)
     return report
 
 

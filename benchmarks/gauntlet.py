@@ -47,6 +47,7 @@ from . import pool as gauntlet_pool
 from . import solver as paranoid
 from .incumbent import INCUMBENT_COMMIT
 from .pool import BestResponder, HintBudget
+from .strength import save_report
 
 HERE = Path(__file__).resolve().parent
 SEEDS = HERE / "gauntlet_seeds.json"
@@ -358,8 +359,7 @@ def main(argv: list[str] | None = None) -> dict:
     )
     report["deal_set"] = "tune" if args.tune else "report"
     report["double"] = not args.single
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=1) + "\n")
+    save_report(args.output, report)
     picture = args.output.with_name(args.output.name.replace(".json", ".png"))
     plot(report, picture)
     print_table(report, console)

@@ -25,13 +25,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import time
 from pathlib import Path
 
-from analysis.arena import duplicate
+from analysis.arena import duplicate, mean_and_half_width
 from analysis.bots import PIMC_SAMPLES, PimcBot, greedy_bot, random_bot
 from analysis.hint import hint
 from solver import Record
@@ -39,7 +38,7 @@ from solver.match import Hand
 from solver.maxn import solve_maxn
 from solver.sampling import ViewSampler
 
-from .strength import _commit
+from .strength import _commit, save_report
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "hint_quality.json"
@@ -223,8 +222,7 @@ def main(argv: list[str] | None = None) -> dict:
             result = duplicate(labels, args.deals, args.seed, players=players)
             row = result.to_json()
             diffs = [u - w for u, w in zip(result.per_deal[0], result.per_deal[1])]
-            mean = statistics.mean(diffs)
-            half = 1.959964 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+            mean, half = mean_and_half_width(diffs)
             row["uniform_minus_weighted"] = [round(mean, 4), round(half, 4)]
             report["matches"].append(row)
             print(
@@ -233,8 +231,7 @@ def main(argv: list[str] | None = None) -> dict:
                 f"pimc-weighted: {mean:.2f} +-{half:.2f} points a hand",
                 flush=True,
             )
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=1) + "\n")
+    save_report(args.output, report)
     return report
 
 

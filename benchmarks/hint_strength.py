@@ -24,7 +24,6 @@ what the comparison rests on. Results go to ``results/hint_strength.json``.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from rich.console import Console
@@ -36,6 +35,7 @@ from analysis.hint import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT
 from solver.compiled import ensure_compiled
 
 from . import solver as paranoid
+from .strength import save_report
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "hint_strength.json"
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> dict:
                 f"  {key.replace('_', ' ')}: {d['mean']:+.2f} "
                 f"({d['ci95'][0]:+.2f} .. {d['ci95'][1]:+.2f})"
             )
-        args.output.write_text(json.dumps(report, indent=1) + "\n")
+        save_report(args.output, report)
     console.print(f"saved {args.output}")
     return report
 

@@ -38,7 +38,7 @@ from solver.match import MatchState
 from solver.match_values import card_chances
 
 from .evaluator import read_suite
-from .strength import run_header
+from .strength import run_header, save_report
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "limited.json"
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> dict:
             f"values {search['digest']}"
         )
     out = RESULTS.with_suffix(".json.tmp") if args.quick else RESULTS
-    out.write_text(json.dumps(report, indent=1) + "\n")
+    save_report(out, report)
     print(f"saved {out}")
     return report
 

@@ -18,7 +18,6 @@ The target: ``policy`` ahead of ``greedy`` by at least 1.0 point a hand.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -28,7 +27,7 @@ from analysis.arena import duplicate, mean_and_half_width
 from analysis.bots import policy_bot
 from solver import Position
 
-from .strength import run_header
+from .strength import run_header, save_report
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "policy.json"
@@ -75,8 +74,7 @@ def main(argv: list[str] | None = None) -> dict:
             f"{result.seconds:.0f} s)",
             flush=True,
         )
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=1) + "\n")
+    save_report(args.output, report)
     return report
 
 

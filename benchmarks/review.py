@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import statistics
 import time
@@ -34,7 +33,7 @@ from solver import Hand, Position
 from solver.compiled import ensure_compiled
 from solver.maxn import solve_maxn
 
-from .strength import _commit
+from .strength import _commit, save_report
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "review.json"
@@ -220,8 +219,7 @@ def main(argv: list[str] | None = None) -> dict:
                 f"{agreement['mean_abs_error']:.3f} points",
                 flush=True,
             )
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(report, indent=1) + "\n")
+    save_report(output, report)
     return report
 
 

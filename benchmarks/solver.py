@@ -17,7 +17,6 @@ child process with an empty Numba cache. See benchmarks/README.md.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import random
@@ -39,6 +38,8 @@ from solver.cards import HAND_SIZE, SEATS, SUIT_MASKS, popcount
 from solver.compiled import warm_up
 from solver.paranoid import fresh_table
 from solver.threads import DEFAULT_THREADS
+
+from .strength import save_report
 
 HERE = Path(__file__).resolve().parent
 SUITE = HERE / "suite_paranoid.txt"
@@ -579,8 +580,7 @@ def save_and_show(
 ) -> None:
     """Save ``report`` to ``output`` and print the table, compile line and total nodes
     (and the Markdown table when given)."""
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(report, indent=1) + "\n")
+    save_report(output, report)
     console.print(table)
     for cards, size in report["sizes"].items():
         if size["seats_proven"] != size["seats"]:

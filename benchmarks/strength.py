@@ -126,9 +126,14 @@ def main(argv: list[str] | None = None) -> dict:
             f"{' '.join(lineup)}: {scores} ({result.hands} hands, {result.seconds:.0f} s)",
             flush=True,
         )
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=1) + "\n")
+    save_report(args.output, report)
     return report
+
+
+def save_report(path: Path, report: dict) -> None:
+    """Write a benchmark's ``report`` as indented JSON, making its folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=1) + "\n")
 
 
 def run_header() -> dict:

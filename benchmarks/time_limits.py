@@ -14,7 +14,6 @@ it as a ``.tmp`` file that git ignores).
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from solver import Hand, Position, Record, solve
 from solver.compiled import ensure_compiled
 from solver.maxn import solve_maxn
 
-from .strength import _commit
+from .strength import _commit, save_report
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "time_limits.json"
@@ -134,8 +133,7 @@ def main(argv: list[str] | None = None) -> dict:
         "all_kept": all(row["kept"] for row in rows),
     }
     output = args.output or (QUICK_RESULTS if args.quick else RESULTS)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(report, indent=1) + "\n")
+    save_report(output, report)
     worst = max(rows, key=lambda row: row["worst_overshoot_s"] / row["limit"])
     print(
         f"worst overshoot: {worst['call']}, {worst['worst_overshoot_s']:+.3f} s past "

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, cached_property
-from importlib import resources
 
 import numpy as np
 
@@ -44,16 +43,12 @@ class CardPolicy:
     def load(cls, path=None) -> CardPolicy:
         """The weights in ``path`` (an ``.npz`` with w1 b1 w2 b2 w3 b3), by default
         the ones shipped with the package."""
-        source = resources.files(__package__).joinpath(WEIGHTS_FILE) if path is None else path
-        with source.open("rb") if path is None else open(path, "rb") as file:
-            with np.load(file) as weights:
-                missing = set(pk.PolicyNet._fields) - set(weights.files)
-                if missing:
-                    raise CoinsError(f"card policy: no {', '.join(sorted(missing))} in the weights")
-                arrays = {
-                    name: np.ascontiguousarray(weights[name], dtype=np.float64)
-                    for name in pk.PolicyNet._fields
-                }
+        weights = checks.weight_arrays(
+            path, __package__, WEIGHTS_FILE, pk.PolicyNet._fields, "card policy"
+        )
+        arrays = {
+            name: np.ascontiguousarray(array, dtype=np.float64) for name, array in weights.items()
+        }
         policy = cls(**arrays)
         policy._check()
         return policy

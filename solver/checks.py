@@ -15,7 +15,10 @@ from __future__ import annotations
 import math
 import numbers
 import os
+from importlib import resources
 from pathlib import Path
+
+import numpy as np
 
 from .errors import CoinsError, OptionError, PathError
 
@@ -134,6 +137,20 @@ def same_file(path, other) -> bool:
         return path.samefile(other)
     except OSError:  # one of them does not exist yet
         return path.resolve() == other.resolve()
+
+
+def weight_arrays(
+    path, package: str, default: str, names, what: str, optional=()
+) -> dict[str, np.ndarray]:
+    """The arrays ``names`` (and those of ``optional`` it holds) of the ``.npz``
+    at ``path``, by default ``package``'s file ``default``; CoinsError when one
+    of ``names`` is not there (rather than a KeyError deep in a loader)."""
+    source = resources.files(package).joinpath(default) if path is None else Path(path)
+    with source.open("rb") as file, np.load(file) as weights:
+        missing = set(names) - set(weights.files)
+        if missing:
+            raise CoinsError(f"{what}: no {', '.join(sorted(missing))} in the weights")
+        return {name: weights[name] for name in (*names, *optional) if name in weights.files}
 
 
 def array_shapes(owner, shapes: dict, what: str) -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from functools import cache, cached_property
-from importlib import resources
 
 import numpy as np
 
@@ -62,14 +61,15 @@ class ValueNet:
     def load(cls, path=None) -> ValueNet:
         """The weights in ``path`` (an ``.npz`` with w1 b1 w2 b2 w3 b3), by default
         the ones shipped with the package."""
-        source = resources.files(__package__).joinpath(WEIGHTS_FILE) if path is None else path
-        with source.open("rb") if path is None else open(path, "rb") as file:
-            with np.load(file) as weights:
-                arrays = {
-                    name: np.ascontiguousarray(stacked(weights[name], name), dtype=np.float64)
-                    for name in ("w1", "b1", "w2", "b2", "w3", "b3")
-                }
-                sizes = {name: int(weights[name]) for name in ("split", "small") if name in weights}
+        layers = ("w1", "b1", "w2", "b2", "w3", "b3")
+        weights = checks.weight_arrays(
+            path, __package__, WEIGHTS_FILE, layers, "value network", ("split", "small")
+        )
+        arrays = {
+            name: np.ascontiguousarray(stacked(weights[name], name), dtype=np.float64)
+            for name in layers
+        }
+        sizes = {name: int(weights[name]) for name in ("split", "small") if name in weights}
         net = cls(**arrays, **sizes)
         net._check()
         return net

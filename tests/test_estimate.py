@@ -222,6 +222,9 @@ def test_value_net_checks_its_shapes(tmp_path):
     np.savez(path, w1=net.w1[:-1], b1=net.b1, w2=net.w2, b2=net.b2, w3=net.w3, b3=net.b3)
     with pytest.raises(CoinsError, match="w1"):
         ValueNet.load(str(path))
+    np.savez(path, w1=net.w1, b1=net.b1, w2=net.w2, b2=net.b2, w3=net.w3)
+    with pytest.raises(CoinsError, match="value network: no b3"):
+        ValueNet.load(path)
 
 
 def test_cards_too_close_to_call_are_tied_with_the_best():

@@ -40,6 +40,7 @@ for _variable in (
 
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
+from mlp import Adam, Network  # noqa: E402
 
 from solver import _kernels as k  # noqa: E402
 from solver import _policy_kernels as pk  # noqa: E402
@@ -184,18 +185,11 @@ def versus_greedy(seeds, net):
     return out
 
 
-class Network:
-    """Two hidden ReLU layers and one output, float32, as numpy arrays."""
-
-    def __init__(self, sizes, rng):
-        self.weights = [
-            rng.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32)
-            for a, b in zip(sizes, sizes[1:])
-        ]
-        self.biases = [np.zeros(b, dtype=np.float32) for b in sizes[1:]]
+class PolicyNetwork(Network):
+    """Two hidden layers and one output: a card's value."""
 
     @classmethod
-    def load(cls, path) -> Network:
+    def load(cls, path) -> PolicyNetwork:
         net = cls.__new__(cls)
         with np.load(path) as weights:
             net.weights = [weights["w1"], weights["w2"], weights["w3"][:, None]]
@@ -203,13 +197,6 @@ class Network:
         net.weights = [w.astype(np.float32) for w in net.weights]
         net.biases = [b.astype(np.float32) for b in net.biases]
         return net
-
-    def layers(self, x):
-        out = [x]
-        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
-            z = out[-1] @ w + b
-            out.append(np.maximum(z, 0) if i < len(self.weights) - 1 else z)
-        return out
 
     def arrays(self) -> dict:
         """The weights as ``solver.card_policy`` reads them."""
@@ -227,27 +214,7 @@ class Network:
         np.savez(path, **self.arrays())
 
 
-class Adam:
-    def __init__(self, net: Network, rate: float):
-        self.params = net.weights + net.biases
-        self.first = [np.zeros_like(p) for p in self.params]
-        self.second = [np.zeros_like(p) for p in self.params]
-        self.rate = rate
-        self.steps = 0
-
-    def step(self, grads) -> None:
-        self.steps += 1
-        for j, (param, grad) in enumerate(zip(self.params, grads)):
-            self.first[j] = 0.9 * self.first[j] + 0.1 * grad
-            self.second[j] = 0.999 * self.second[j] + 0.001 * grad * grad
-            param -= (
-                self.rate
-                * (self.first[j] / (1 - 0.9**self.steps))
-                / (np.sqrt(self.second[j] / (1 - 0.999**self.steps)) + 1e-8)
-            )
-
-
-def fit_rows(net: Network, adam: Adam, x, y, batch: int, rng) -> float:
+def fit_rows(net: PolicyNetwork, adam: Adam, x, y, batch: int, rng) -> float:
     """One pass of Adam over the rows in random order; their mean squared error
     before each step."""
     order = rng.permutation(len(x))
@@ -257,14 +224,7 @@ def fit_rows(net: Network, adam: Adam, x, y, batch: int, rng) -> float:
         layers = net.layers(x[rows])
         error = layers[-1][:, 0] - y[rows]
         loss += float((error * error).sum())
-        delta = (2 * error / len(rows))[:, None]
-        grads_w, grads_b = [], []
-        for i in range(len(net.weights) - 1, -1, -1):
-            grads_w.insert(0, layers[i].T @ delta)
-            grads_b.insert(0, delta.sum(0))
-            if i:
-                delta = (delta @ net.weights[i].T) * (layers[i] > 0)
-        adam.step(grads_w + grads_b)
+        adam.step(net.gradients(layers, (2 * error / len(rows))[:, None]))
     return loss / max(1, len(x))
 
 
@@ -290,7 +250,7 @@ def draw_kinds(episodes: int, mix, have_snapshots: bool, rng) -> np.ndarray:
     return kinds
 
 
-def evaluate(net: Network, seeds) -> tuple[float, float]:
+def evaluate(net: PolicyNetwork, seeds) -> tuple[float, float]:
     """Mean and 95% half-width of ``versus_greedy`` over the deals."""
     diffs = versus_greedy(seeds, net.kernel_net())
     return float(diffs.mean()), float(1.96 * diffs.std(ddof=1) / np.sqrt(len(diffs)))
@@ -324,7 +284,11 @@ def main(argv=None) -> None:
     eval_seeds = np.random.default_rng(EVAL_SEED).integers(0, 2**62, args.eval_deals)
     mix = parse_mix(args.mix)
     hidden = [int(h) for h in args.hidden.split(",")]
-    net = Network.load(args.init) if args.init else Network([pk.POLICY_FEATURES, *hidden, 1], rng)
+    net = (
+        PolicyNetwork.load(args.init)
+        if args.init
+        else PolicyNetwork([pk.POLICY_FEATURES, *hidden, 1], rng)
+    )
     adam = Adam(net, args.rate)
     x = np.zeros((args.episodes * 48, pk.POLICY_FEATURES), dtype=np.float32)
     y = np.zeros(args.episodes * 48, dtype=np.float32)

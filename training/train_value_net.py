@@ -23,6 +23,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
+from mlp import Adam, Network  # noqa: E402
 
 from solver import _kernels as k  # noqa: E402
 from solver.evaluator import stacked  # noqa: E402
@@ -78,22 +79,8 @@ def prepare(positions: np.ndarray, values: np.ndarray):
     return x.astype(np.float32), coins.astype(np.float32), targets.astype(np.float32)
 
 
-class Network:
+class ShareNetwork(Network):
     """ReLU layers, then a softmax share of the Coins left."""
-
-    def __init__(self, sizes, rng):
-        self.weights = [
-            rng.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32)
-            for a, b in zip(sizes, sizes[1:])
-        ]
-        self.biases = [np.zeros(b, dtype=np.float32) for b in sizes[1:]]
-
-    def layers(self, x):
-        out = [x]
-        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
-            z = out[-1] @ w + b
-            out.append(np.maximum(z, 0) if i < len(self.weights) - 1 else z)
-        return out
 
     @staticmethod
     def shares(z):
@@ -105,35 +92,17 @@ class Network:
 
 
 def fit(net, x, coins, targets, valid, epochs, rate, batch, rng, report):
-    params = net.weights + net.biases
-    first = [np.zeros_like(p) for p in params]
-    second = [np.zeros_like(p) for p in params]
-    step = 0
+    adam = Adam(net, rate)
     for epoch in range(epochs):
         order = rng.permutation(len(x))
-        epoch_rate = rate * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
+        adam.rate = rate * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
         for s in range(0, len(x), batch):
             rows = order[s : s + batch]
             layers = net.layers(x[rows])
             p = net.shares(layers[-1])
             c = coins[rows][:, None]
             grad_p = 2 * (p * c - targets[rows]) * c / len(rows)
-            delta = p * (grad_p - (grad_p * p).sum(1, keepdims=True))
-            grads_w, grads_b = [], []
-            for i in range(len(net.weights) - 1, -1, -1):
-                grads_w.insert(0, layers[i].T @ delta)
-                grads_b.insert(0, delta.sum(0))
-                if i:
-                    delta = (delta @ net.weights[i].T) * (layers[i] > 0)
-            step += 1
-            for j, (param, grad) in enumerate(zip(params, grads_w + grads_b)):
-                first[j] = 0.9 * first[j] + 0.1 * grad
-                second[j] = 0.999 * second[j] + 0.001 * grad * grad
-                param -= (
-                    epoch_rate
-                    * (first[j] / (1 - 0.9**step))
-                    / (np.sqrt(second[j] / (1 - 0.999**step)) + 1e-8)
-                )
+            adam.step(net.gradients(layers, p * (grad_p - (grad_p * p).sum(1, keepdims=True))))
         report(epoch, net.predict(*valid[:2]), valid[2])
 
 
@@ -174,7 +143,7 @@ def main(argv=None) -> None:
     members = []
     for member in range(args.members):
         rng = np.random.default_rng(args.seed + member)
-        net = Network([k.VALUE_FEATURES, *hidden, 3], rng)
+        net = ShareNetwork([k.VALUE_FEATURES, *hidden, 3], rng)
         if args.init:
             with np.load(args.init) as start:
                 init = {name: stacked(start[name], name).astype(np.float32) for name in start}
