@@ -155,8 +155,9 @@ def match_command(args: argparse.Namespace) -> None:
     2; as the bots rotate, each sits each score.
 
     Bots: random, greedy (a heuristic), policy (a network learned by
-    self-play: each card's expected points from what the seat sees), pimc (hint's best card: by greedy
-    playouts for points, and in a match by the learned evaluation for the
+    self-play: each card's expected points from what the seat sees), pimc
+    (hint's best card: by playouts for points, the other seats played as
+    it believes they play, and in a match by the learned evaluation for the
     chance of winning it), pimc-points (the learned evaluation for points,
     whatever the score: pimc's match play, without the match).
 
