@@ -48,6 +48,7 @@ from .evaluators import DEFAULT_HORIZON, DEFAULT_ROLLOUTS
 from .hint import (
     DEFAULT_EVALUATION,
     DEFAULT_OPPONENTS,
+    DEFAULT_POLICY_WEIGHT,
     DEFAULT_SAMPLER,
     DEFAULT_THREADS,
     check_budget,
@@ -97,6 +98,7 @@ class PimcBot:
     for_match: bool = True
     opponents: str = DEFAULT_OPPONENTS
     threads: int = DEFAULT_THREADS
+    policy_weight: float = DEFAULT_POLICY_WEIGHT
 
     @property
     def reads_record(self) -> bool:
@@ -155,6 +157,7 @@ class PimcBot:
             match=match,
             opponents=self.opponents,
             threads=self.threads,
+            policy_weight=self.policy_weight,
         )
         return result[0].card
 
@@ -178,7 +181,8 @@ def make_bot(name: str, **options):
     if name == "pimc":
         return PimcBot(**options)
     if name == "pimc-points":
-        return PimcBot(**options, evaluation="search", for_match=False)
+        # the learned estimate alone: the card policy's blend was measured with playouts
+        return PimcBot(**{"policy_weight": 0.0, **options}, evaluation="search", for_match=False)
     raise CoinsError(f'bot "{name}" is not a bot: choose from {", ".join(BOTS)}')
 
 

@@ -22,7 +22,10 @@ OpenSpiel's injected evaluators configure their searches:
   ``opponents``: ``"greedy"``, the playouts play every seat greedy with
   random cards, or ``"model"``, each other seat by a kind of play drawn from
   what its cards so far say of it in that deal; with either ``"model"`` the
-  hint reports that belief (``Hint.beliefs``). Budget: at most
+  hint reports that belief (``Hint.beliefs``). ``policy_weight``: in a
+  hint for own points, each card's estimated value in a deal (beyond exact
+  reach) is blended with the value the card policy learned by self-play
+  gives it from the mover's view (``solver.card_policy``). Budget: at most
   ``samples`` deals and ``time_limit`` seconds. The kernels are compiled (or
   loaded from the cache) before the clock starts; deals are valued on
   ``threads`` threads, a deal each, and the clock is read between deals, so
@@ -51,6 +54,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from solver import CoinsError, MatchState, Position, checks
+from solver.card_policy import default_policy
 from solver.cards import Card
 from solver.compiled import ensure_compiled
 from solver.errors import OptionError
@@ -85,6 +89,9 @@ DEFAULT_SAMPLES = 200
 MAX_SAMPLES = 10_000
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_THREADS = 2
+# The card policy's share in each card's points (docs/experiments.md: chosen
+# beside greedy bots on deals of its own, then measured on the gauntlet's sets)
+DEFAULT_POLICY_WEIGHT = 0.5
 # Paired comparisons: a card leaves contention when its mean difference from
 # the leader is below zero by more than ELIMINATE standard errors (after at
 # least MIN_SAMPLES deals); at the end a card is tied with the best when the
@@ -93,7 +100,15 @@ MIN_SAMPLES = 8
 ELIMINATE = 3.0
 TIED = 2.0
 # The older keywords of ``hint``, by the object they configure.
-SETTINGS_KEYWORDS = ("samples", "time_limit", "sampler", "tremble", "threads", "opponents")
+SETTINGS_KEYWORDS = (
+    "samples",
+    "time_limit",
+    "sampler",
+    "tremble",
+    "threads",
+    "opponents",
+    "policy_weight",
+)
 EVALUATOR_KEYWORDS = (
     "mode",
     "evaluation",
@@ -115,7 +130,12 @@ class HintSettings:
     opponents plays a random card with probability ``tremble``, or
     ``"model"``), valued on ``threads`` threads, a deal each, with the other
     seats played in the playouts by ``opponents`` (``"greedy"`` or
-    ``"model"``); ``model``: the library of kinds and their prior."""
+    ``"model"``); ``model``: the library of kinds and their prior.
+    ``policy_weight`` (0 to 1): in a hint for own points (max^n, no match),
+    each deal's estimated value of a card (not an exact one) is blended with
+    the learned card policy's value of it from the mover's view
+    (``solver.card_policy``), which knows what the playouts do not: how
+    hidden-hand play goes on after this card."""
 
     samples: int = DEFAULT_SAMPLES
     time_limit: float = DEFAULT_TIME_LIMIT
@@ -124,6 +144,7 @@ class HintSettings:
     threads: int = DEFAULT_THREADS
     opponents: str = DEFAULT_OPPONENTS
     model: OpponentModel = OpponentModel()
+    policy_weight: float = DEFAULT_POLICY_WEIGHT
 
     @property
     def modelled(self) -> bool:
@@ -145,6 +166,7 @@ class HintSettings:
         object.__setattr__(self, "time_limit", time_limit)
         if isinstance(self.tremble, bool) or not 0 < self.tremble <= 1:
             raise OptionError(f"tremble must be a probability above 0, not {self.tremble!r}")
+        object.__setattr__(self, "policy_weight", checks.share(self.policy_weight, "policy_weight"))
         threads = self.threads
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise OptionError(f"threads must be a positive whole number, not {threads!r}")
@@ -195,8 +217,9 @@ class Hint(list):
     weighs the same), ``seconds``, the ``match`` it played for (or None),
     ``opponents`` (how the playouts played the other seats), ``beliefs``
     (with the opponent model: a ``SeatBelief`` for each other seat, else
-    empty), and ``interrupted``: Ctrl-C stopped it, the entries are of the
-    deals valued by then."""
+    empty), ``policy_weight`` (the card policy's share in the estimated
+    values: 0 when none was blended) and ``interrupted``: Ctrl-C stopped it, the
+    entries are of the deals valued by then."""
 
     def __init__(
         self,
@@ -214,8 +237,10 @@ class Hint(list):
         interrupted=False,
         opponents=DEFAULT_OPPONENTS,
         beliefs=(),
+        policy_weight=0.0,
     ):
         super().__init__(entries)
+        self.policy_weight = policy_weight
         self.opponents = opponents
         self.beliefs = list(beliefs)
         self.interrupted = interrupted
@@ -245,6 +270,7 @@ class Hint(list):
             "evaluation": self.evaluation,
             "sampler": self.sampler,
             "opponents": self.opponents,
+            "policy_weight": self.policy_weight,
             "beliefs": [belief.to_json() for belief in self.beliefs],
             "samples": self.samples,
             "effective_samples": round(self.effective, 3),
@@ -307,6 +333,10 @@ def hint(
     order: list[object] = []  # the distinct deals, in the order first drawn
     contenders: list[Card] | None = None
     drawn = exact_done = 0
+    # the policy's values read only the mover's view, the same in every deal; a
+    # deal solved exactly keeps its own values
+    weight = settings.policy_weight if evaluator.match is None and evaluator.mode == "maxn" else 0
+    policy_values = None
     batch_seconds = 0.0  # the longest batch so far: one that would end past the deadline waits
     streams = (random.Random(master.getrandbits(64)) for _ in itertools.count())
     interrupted = False
@@ -324,14 +354,16 @@ def hint(
                 batch.append((key, stream))
             if not batch:
                 break
-            fresh = [(key, stream) for key, stream in dict(batch).items() if key not in evaluated]
+            fresh = [
+                (key, stream, source.position(key))
+                for key, stream in dict(batch).items()
+                if key not in evaluated
+            ]
             found = (
                 on_threads(
                     lambda t: [
-                        evaluator(
-                            source.position(key), contenders, stream, source.kinds(key, stream)
-                        )
-                        for key, stream in fresh[t::threads]
+                        evaluator(position, contenders, stream, source.kinds(key, stream))
+                        for key, stream, position in fresh[t::threads]
                     ],
                     min(threads, max(1, len(fresh))),
                 )
@@ -339,7 +371,14 @@ def hint(
                 else []
             )
             for t, part in enumerate(found):
-                for (key, _), (values, exact, own_points) in zip(fresh[t::threads], part):
+                for (key, _, position), (values, exact, own_points) in zip(fresh[t::threads], part):
+                    if weight and not exact:
+                        if policy_values is None:
+                            policy_values = default_policy().values(position)
+                        values = {
+                            card: (1 - weight) * value + weight * policy_values[card]
+                            for card, value in values.items()
+                        }
                     evaluated[key] = values
                     if own_points is not None:
                         points_of[key] = own_points
@@ -378,6 +417,7 @@ def hint(
         interrupted=interrupted,
         opponents=settings.opponents,
         beliefs=source.beliefs(),
+        policy_weight=weight if policy_values is not None else 0.0,
     )
     if interrupted:
         raise Interrupted(result)

@@ -296,6 +296,11 @@ def main(argv: list[str] | None = None) -> dict:
         help="cards a hand its playouts stop at, then exact (default: hint's)",
     )
     parser.add_argument(
+        "--policy-weight",
+        type=float,
+        help="the card policy's share in its cards' values (default: hint's)",
+    )
+    parser.add_argument(
         "--single", action="store_true", help="only the candidate beside two copies of a member"
     )
     parser.add_argument("--members", help="comma-separated pool members (default all)")
@@ -319,7 +324,7 @@ def main(argv: list[str] | None = None) -> dict:
     )
     options = {
         name: getattr(args, name)
-        for name in ("sampler", "opponents", "threads", "horizon")
+        for name in ("sampler", "opponents", "threads", "horizon", "policy_weight")
         if getattr(args, name) is not None
     }
     seeds = deal_seeds("tune" if args.tune else "report")

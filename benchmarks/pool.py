@@ -202,7 +202,11 @@ POOL = (
         "pimc-small",
         f"pimc with {PIMC_SMALL.samples} deals a decision, uniform deals, greedy playouts",
         lambda budget: PimcBot(
-            PIMC_SMALL.samples, PIMC_SMALL.time_limit, sampler="uniform", opponents="greedy"
+            PIMC_SMALL.samples,
+            PIMC_SMALL.time_limit,
+            sampler="uniform",
+            opponents="greedy",
+            policy_weight=0.0,
         ),
     ),
     Member(

@@ -235,6 +235,7 @@ def hint_view(args: argparse.Namespace) -> HintAnswer:
             args.mode,
             sampler=args.sampler,
             opponents=args.opponents,
+            policy_weight=args.policy_weight,
             evaluation=args.evaluation,
             match=match,
             points=True,

@@ -59,6 +59,11 @@ def seconds(name: str = "the time limit", zero_means_none: bool = False):
     )
 
 
+def fraction(name: str):
+    """A number from 0 to 1 (``checks.share``)."""
+    return argument_type(float, lambda value: checks.share(value, name), "a number", name)
+
+
 seed = whole_number("the seed", 0, checks.MAX_SEED)
 megabytes = argument_type(int, check_megabytes, "a whole number", "the table size")
 

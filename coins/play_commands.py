@@ -24,6 +24,7 @@ from analysis.evaluators import DEFAULT_HORIZON
 from analysis.hint import (
     DEFAULT_EVALUATION,
     DEFAULT_OPPONENTS,
+    DEFAULT_POLICY_WEIGHT,
     DEFAULT_SAMPLER,
     DEFAULT_SAMPLES,
     DEFAULT_TIME_LIMIT,
@@ -105,6 +106,12 @@ def _print_hint(answer: api.HintAnswer) -> None:
         "search": "estimated by a search of the next trick and a network trained on exact values",
         "policy": f"by the self-play policy's play to {DEFAULT_HORIZON} cards a hand, then exactly",
     }.get(result.evaluation, f"by play to {DEFAULT_HORIZON} cards a hand ({players}), then exactly")
+    blend = (
+        f", each estimated value {1 - result.policy_weight:g} of itself and "
+        f"{result.policy_weight:g} the self-play policy's value of the card from this view"
+        if result.policy_weight
+        else ""
+    )
     tied = result.tied
     if result.beliefs:
         console.print(Text("Belief: " + "; ".join(map(str, result.beliefs)) + "."))
@@ -112,7 +119,7 @@ def _print_hint(answer: api.HintAnswer) -> None:
         Text(
             f"Seat {result.seat} to move. {what}, over the sampled deals "
             f"({result.samples} drawn, {result.exact} solved exactly, the others {how}; "
-            f"{result.sampler} sampling); best: share of deals where the card was best; "
+            f"{result.sampler} sampling){blend}; best: share of deals where the card was best; "
             f"behind: the best card's lead over it, deal by deal; a card leaves contention "
             f"(fewer deals) once clearly behind. {result.seconds:.2f} s"
         )
@@ -335,6 +342,7 @@ SECONDS_OR_NONE = options.seconds(zero_means_none=True)
 HANDS = options.whole_number("the number of deals", 1, MAX_DEALS)
 MATCHES = options.whole_number("the number of matches", 1, MAX_DEALS)
 TARGET = options.whole_number("the target", 1, MAX_TARGET)
+WEIGHT = options.fraction("the policy weight")
 
 
 def register(add) -> None:
@@ -391,6 +399,14 @@ def register(add) -> None:
         help="how a card is valued in a sampled deal beyond exact reach: playout (greedy play, "
         "then exact), policy (the self-play policy's play, then exact) or search (the learned "
         f"estimate); default {DEFAULT_EVALUATION}",
+    )
+    hint_parser.add_argument(
+        "--policy-weight",
+        type=WEIGHT,
+        default=DEFAULT_POLICY_WEIGHT,
+        metavar="W",
+        help="for points (maxn, no match): the share of the self-play policy's value of each "
+        f"card in its value, 0 to 1 (default {DEFAULT_POLICY_WEIGHT}; 0: the deals alone)",
     )
     hint_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a table"

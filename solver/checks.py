@@ -73,6 +73,13 @@ def points(value, name: str) -> float:
     return float(value)
 
 
+def share(value, name: str) -> float:
+    """``value`` as a float if it is a number from 0 to 1 (a weight or a probability)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= 1:
+        raise OptionError(f"{name} must be a number from 0 to 1, not {value!r}")
+    return float(value)
+
+
 def node_limit(value, name: str = "max_nodes") -> int | None:
     """A node limit (None: no limit): a whole number from 1 to ``MAX_NODES``."""
     return None if value is None else whole_number(value, name, 1, MAX_NODES)

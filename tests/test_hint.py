@@ -26,6 +26,7 @@ from analysis.hint import Hint, HintSettings, aggregate, configure, hint
 from analysis.inference import deal_weights, hidden_plays, log_likelihood
 from analysis.reach import EXACT_REACH
 from solver import CoinsError, MatchState, Position, Record, solve
+from solver.card_policy import default_policy
 from solver.cards import Card, parse_hand
 from solver.errors import OptionError
 from solver.match import Hand, random_player
@@ -429,7 +430,13 @@ def test_horizon_rollouts_end_in_the_exact_value():
         position = record_cut(seed + 20, 5).final
         mover = position.to_move
         result = hint(
-            None, deals=[position], exact_cards=0, horizon=5, seed=1, evaluation="playout"
+            None,
+            deals=[position],
+            exact_cards=0,
+            horizon=5,
+            seed=1,
+            evaluation="playout",
+            policy_weight=0,
         )
         assert result.exact == 0
         for entry in result:
@@ -611,6 +618,8 @@ def test_evaluators_take_their_exact_reach_from_one_place():
         (lambda: HintSettings(samples=0), OptionError, "samples"),
         (lambda: HintSettings(threads=0), OptionError, "threads"),
         (lambda: HintSettings(sampler="clever"), CoinsError, "not a sampler"),
+        (lambda: HintSettings(policy_weight=1.5), OptionError, "policy_weight"),
+        (lambda: HintSettings(policy_weight=True), OptionError, "policy_weight"),
     ],
 )
 def test_bad_settings_and_evaluators_are_refused_in_one_line(call, error, words):
@@ -627,3 +636,34 @@ def test_a_card_as_good_as_the_best_is_zero_behind_not_minus_zero():
     behind = [entry.behind for entry in entries]
     assert behind == [0.0, 0.0] and all(f"{b:.2f}" == "0.00" for b in behind)
     assert all(entry.tied for entry in entries)
+
+
+def test_the_policy_weight_blends_each_estimated_value_with_the_card_policy():
+    """Fewer deals than MIN_SAMPLES: no card leaves contention, so both hints
+    value every card on the same deals, and each mean is the blend of the
+    unblended mean and the policy's value from the mover's view."""
+    for seed in range(3):
+        record = record_cut(seed, 10)
+        view = record.view(record.to_move)
+        alone = hint(view, 6, 0, seed=seed, policy_weight=0)
+        blended = hint(view, 6, 0, seed=seed, policy_weight=0.3)
+        policy = default_policy().values(record.final)
+        assert alone.policy_weight == 0 and blended.policy_weight == 0.3
+        assert blended.exact == alone.exact == 0
+        means = {entry.card: entry.mean for entry in alone}
+        assert {entry.card: entry.mean for entry in blended} == pytest.approx(
+            {card: 0.7 * mean + 0.3 * policy[card] for card, mean in means.items()}
+        )
+
+
+def test_exact_deals_paranoid_values_and_match_chances_are_not_blended():
+    record = record_cut(1, 5)
+    view = record.view(record.to_move)
+    for keywords in ({}, {"mode": "paranoid"}, {"match": MatchState(15)}):
+        alone = hint(view, 4, 0, seed=2, policy_weight=0, **keywords)
+        blended = hint(view, 4, 0, seed=2, policy_weight=1, **keywords)
+        assert blended.policy_weight == 0
+        assert [(e.card, e.mean) for e in blended] == [(e.card, e.mean) for e in alone]
+    late = record_cut(2, 9)
+    found = hint(late.view(late.to_move), 4, 0, seed=2, policy_weight=1, mode="paranoid")
+    assert found.policy_weight == 0 and found.exact < found.samples

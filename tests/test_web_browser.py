@@ -188,6 +188,13 @@ def test_a_hint_on_a_view_ranks_the_movers_cards(page, capsys):
     assert page.locator("#view-board [data-seat='1'] .card").count() == 16
     assert page.locator("#view-board .middle [data-card='JO']").count() == 1
     assert page.locator("#view-board [data-seat='0'] .card.back").count() == 15
+    # the policy weight is sent, and the blend said (no deal of a full hand is exact)
+    assert "0.5 the self-play policy's value" in page.inner_text("#hint-result")
+    page.fill("#hint-policy-weight", "0")
+    page.click("#hint")
+    page.wait_for_function(
+        "!document.querySelector('#hint-result').innerText.includes('self-play policy')"
+    )
 
 
 def test_a_hand_played_against_two_bots_then_reviewed(page, capsys):
