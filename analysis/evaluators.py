@@ -136,8 +136,7 @@ class PlayoutEvaluator(_PointsEvaluator):
             raise OptionError(f"rollouts must be a positive whole number, not {self.rollouts!r}")
         if isinstance(self.horizon, bool) or not isinstance(self.horizon, int) or self.horizon < 0:
             raise OptionError(f"horizon must be a whole number of cards, not {self.horizon!r}")
-        if isinstance(self.epsilon, bool) or not 0 <= self.epsilon <= 1:
-            raise OptionError(f"epsilon must be a probability from 0 to 1, not {self.epsilon!r}")
+        object.__setattr__(self, "epsilon", checks.share(self.epsilon, "epsilon"))
 
     def _estimate(
         self, position: Position, cards, rng: random.Random, kinds: Kinds

@@ -607,6 +607,7 @@ def test_evaluators_take_their_exact_reach_from_one_place():
         (lambda: configure(samples=3, rollout=2), TypeError, "'rollout'"),
         (lambda: PlayoutEvaluator(exact_cards=-1), OptionError, "exact_cards"),
         (lambda: PlayoutEvaluator(epsilon=1.5), OptionError, "epsilon"),
+        (lambda: PlayoutEvaluator(epsilon="often"), OptionError, "epsilon"),
         (lambda: PlayoutEvaluator("both"), CoinsError, "not a hint mode"),
         (lambda: SearchEvaluator("paranoid"), CoinsError, "mode must be maxn"),
         (lambda: MatchEvaluator(15), CoinsError, "MatchState"),
