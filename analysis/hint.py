@@ -23,9 +23,9 @@ OpenSpiel's injected evaluators configure their searches:
   random cards, or ``"model"``, each other seat by a kind of play drawn from
   what its cards so far say of it in that deal; with either ``"model"`` the
   hint reports that belief (``Hint.beliefs``). ``policy_weight``: in a
-  hint for own points, each card's estimated value in a deal (beyond exact
-  reach) is blended with the value the card policy learned by self-play
-  gives it from the mover's view (``solver.card_policy``). Budget: at most
+  hint for own points, each card's value in a deal is blended with the
+  value the card policy learned by self-play gives it from the mover's
+  view (``solver.card_policy``). Budget: at most
   ``samples`` deals and ``time_limit`` seconds. The kernels are compiled (or
   loaded from the cache) before the clock starts; deals are valued on
   ``threads`` threads, a deal each, and the clock is read between deals, so
@@ -132,10 +132,10 @@ class HintSettings:
     seats played in the playouts by ``opponents`` (``"greedy"`` or
     ``"model"``); ``model``: the library of kinds and their prior.
     ``policy_weight`` (0 to 1): in a hint for own points (max^n, no match),
-    each deal's estimated value of a card (not an exact one) is blended with
-    the learned card policy's value of it from the mover's view
-    (``solver.card_policy``), which knows what the playouts do not: how
-    hidden-hand play goes on after this card."""
+    each deal's value of a card is blended with the learned card policy's
+    value of it from the mover's view (``solver.card_policy``). A deal's
+    value, exact or not, assumes every hand is seen from then on; the
+    policy learned how a hand goes on when none is."""
 
     samples: int = DEFAULT_SAMPLES
     time_limit: float = DEFAULT_TIME_LIMIT
@@ -217,8 +217,8 @@ class Hint(list):
     weighs the same), ``seconds``, the ``match`` it played for (or None),
     ``opponents`` (how the playouts played the other seats), ``beliefs``
     (with the opponent model: a ``SeatBelief`` for each other seat, else
-    empty), ``policy_weight`` (the card policy's share in the estimated
-    values: 0 when none was blended) and ``interrupted``: Ctrl-C stopped it, the
+    empty), ``policy_weight`` (the card policy's share in the values: 0
+    when it was not blended in) and ``interrupted``: Ctrl-C stopped it, the
     entries are of the deals valued by then."""
 
     def __init__(
@@ -333,8 +333,7 @@ def hint(
     order: list[object] = []  # the distinct deals, in the order first drawn
     contenders: list[Card] | None = None
     drawn = exact_done = 0
-    # the policy's values read only the mover's view, the same in every deal; a
-    # deal solved exactly keeps its own values
+    # the policy's values read only the mover's view, the same in every deal
     weight = settings.policy_weight if evaluator.match is None and evaluator.mode == "maxn" else 0
     policy_values = None
     batch_seconds = 0.0  # the longest batch so far: one that would end past the deadline waits
@@ -372,7 +371,7 @@ def hint(
             )
             for t, part in enumerate(found):
                 for (key, _, position), (values, exact, own_points) in zip(fresh[t::threads], part):
-                    if weight and not exact:
+                    if weight:
                         if policy_values is None:
                             policy_values = default_policy().values(position)
                         values = {

@@ -107,7 +107,7 @@ def _print_hint(answer: api.HintAnswer) -> None:
         "policy": f"by the self-play policy's play to {DEFAULT_HORIZON} cards a hand, then exactly",
     }.get(result.evaluation, f"by play to {DEFAULT_HORIZON} cards a hand ({players}), then exactly")
     blend = (
-        f", each estimated value {1 - result.policy_weight:g} of itself and "
+        f", each deal's value {1 - result.policy_weight:g} of itself and "
         f"{result.policy_weight:g} the self-play policy's value of the card from this view"
         if result.policy_weight
         else ""

@@ -209,7 +209,7 @@ def test_single_deal_view_equals_the_open_hand_solver():
         view = hide_one(record)
         truth = solve_maxn(record.final, card_results=True, line=False)
         mover = record.to_move
-        result = hint(view, samples=4, time_limit=0, seed=seed)
+        result = hint(view, samples=4, time_limit=0, seed=seed, policy_weight=0)
         assert result.samples == result.exact == 4
         assert {e.card for e in result} == set(record.final.legal_cards())
         for entry in result:
@@ -224,7 +224,7 @@ def test_true_deal_as_the_only_sample_in_both_modes():
     for seed in range(6):
         position = record_cut(seed + 10, 6).final
         mover = position.to_move
-        maxn = hint(None, deals=[position], mode="maxn")
+        maxn = hint(None, deals=[position], mode="maxn", policy_weight=0)
         truth = solve_maxn(position, card_results=True, line=False)
         assert {e.card: e.mean for e in maxn} == {
             c: r[mover] for c, r in truth.card_results.items()
@@ -395,7 +395,7 @@ def test_weighted_hint_of_a_single_deal_view_is_the_open_hand_values():
         view = hide_one(record)
         mover = record.to_move
         truth = solve_maxn(record.final, card_results=True, line=False)
-        result = hint(view, samples=4, time_limit=0, seed=seed, sampler="weighted")
+        result = hint(view, samples=4, time_limit=0, seed=seed, sampler="weighted", policy_weight=0)
         assert result.sampler == "weighted" and result.samples == 4
         assert {e.card: e.mean for e in result} == {
             c: r[mover] for c, r in truth.card_results.items()
@@ -639,32 +639,31 @@ def test_a_card_as_good_as_the_best_is_zero_behind_not_minus_zero():
     assert all(entry.tied for entry in entries)
 
 
-def test_the_policy_weight_blends_each_estimated_value_with_the_card_policy():
+def test_the_policy_weight_blends_each_deals_value_with_the_card_policy():
     """Fewer deals than MIN_SAMPLES: no card leaves contention, so both hints
     value every card on the same deals, and each mean is the blend of the
-    unblended mean and the policy's value from the mover's view."""
-    for seed in range(3):
-        record = record_cut(seed, 10)
+    unblended mean and the policy's value from the mover's view, whether
+    the deals were estimated (10 cards a hand) or solved exactly (5)."""
+    for seed, cards in ((0, 10), (1, 10), (2, 5), (3, 5)):
+        record = record_cut(seed, cards)
         view = record.view(record.to_move)
         alone = hint(view, 6, 0, seed=seed, policy_weight=0)
         blended = hint(view, 6, 0, seed=seed, policy_weight=0.3)
         policy = default_policy().values(record.final)
         assert alone.policy_weight == 0 and blended.policy_weight == 0.3
-        assert blended.exact == alone.exact == 0
+        assert blended.exact == alone.exact == (6 if cards == 5 else 0)
         means = {entry.card: entry.mean for entry in alone}
         assert {entry.card: entry.mean for entry in blended} == pytest.approx(
             {card: 0.7 * mean + 0.3 * policy[card] for card, mean in means.items()}
         )
 
 
-def test_exact_deals_paranoid_values_and_match_chances_are_not_blended():
-    record = record_cut(1, 5)
-    view = record.view(record.to_move)
-    for keywords in ({}, {"mode": "paranoid"}, {"match": MatchState(15)}):
-        alone = hint(view, 4, 0, seed=2, policy_weight=0, **keywords)
-        blended = hint(view, 4, 0, seed=2, policy_weight=1, **keywords)
-        assert blended.policy_weight == 0
-        assert [(e.card, e.mean) for e in blended] == [(e.card, e.mean) for e in alone]
-    late = record_cut(2, 9)
-    found = hint(late.view(late.to_move), 4, 0, seed=2, policy_weight=1, mode="paranoid")
-    assert found.policy_weight == 0 and found.exact < found.samples
+def test_guaranteed_values_and_match_chances_are_not_blended():
+    for cards in (5, 9):
+        record = record_cut(cards, cards)
+        view = record.view(record.to_move)
+        for keywords in ({"mode": "paranoid"}, {"match": MatchState(15)}):
+            alone = hint(view, 4, 0, seed=2, policy_weight=0, **keywords)
+            blended = hint(view, 4, 0, seed=2, policy_weight=1, **keywords)
+            assert blended.policy_weight == 0
+            assert [(e.card, e.mean) for e in blended] == [(e.card, e.mean) for e in alone]

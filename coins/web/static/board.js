@@ -734,7 +734,7 @@ function hintTable(result) {
         el("td", { class: "num", text: i === 0 ? "best" : `${entry.behind.toFixed(2)}${entry.tied ? " tied" : ""}` }),
         el("td", { class: "num", text: entry.samples }),
         el("td", {}, el("span", { class: "bar", style: `width:${Math.round(120 * entry.mean / top)}px` }))))),
-    el("p", { class: "dim", text: `Seat ${result.seat} to move. mean: ${what} from here on, over ${result.samples} sampled deals (${result.exact_samples} solved exactly, ${result.sampler} sampling${result.policy_weight ? `; each estimated value ${Number((1 - result.policy_weight).toFixed(3))} of itself, ${result.policy_weight} the self-play policy's value of the card` : ""}); best in: the share of deals where the card was best; behind: the best card's lead, deal by deal (tied: within the noise); a card clearly behind stops being valued (fewer deals). ${result.seconds.toFixed(2)} s` }),
+    el("p", { class: "dim", text: `Seat ${result.seat} to move. mean: ${what} from here on, over ${result.samples} sampled deals (${result.exact_samples} solved exactly, ${result.sampler} sampling${result.policy_weight ? `; each deal's value ${Number((1 - result.policy_weight).toFixed(3))} of itself, ${result.policy_weight} the self-play policy's value of the card` : ""}); best in: the share of deals where the card was best; behind: the best card's lead, deal by deal (tied: within the noise); a card clearly behind stops being valued (fewer deals). ${result.seconds.toFixed(2)} s` }),
     ...(result.beliefs.length ? [el("p", { class: "dim", id: "hint-beliefs", text: `Belief: ${result.beliefs.map(beliefText).join("; ")}.` })] : []));
 }
 
