@@ -89,8 +89,9 @@ DEFAULT_SAMPLES = 200
 MAX_SAMPLES = 10_000
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_THREADS = 2
-# The card policy's share in each card's points (docs/experiments.md: chosen
-# beside greedy bots on deals of its own, then measured on the gauntlet's sets)
+# The card policy's share in each card's points: the first weight tried, beside
+# greedy bots on deals of its own, then measured on the gauntlet's tune set
+# (docs/experiments.md)
 DEFAULT_POLICY_WEIGHT = 0.5
 # Paired comparisons: a card leaves contention when its mean difference from
 # the leader is below zero by more than ELIMINATE standard errors (after at
@@ -372,12 +373,8 @@ def hint(
             for t, part in enumerate(found):
                 for (key, _, position), (values, exact, own_points) in zip(fresh[t::threads], part):
                     if weight:
-                        if policy_values is None:
-                            policy_values = default_policy().values(position)
-                        values = {
-                            card: (1 - weight) * value + weight * policy_values[card]
-                            for card, value in values.items()
-                        }
+                        policy_values = policy_values or default_policy().values(position)
+                        values = _blend(values, policy_values, weight)
                     evaluated[key] = values
                     if own_points is not None:
                         points_of[key] = own_points
@@ -537,6 +534,11 @@ def _paired(values, weights, a: Card, b: Card) -> tuple[float, float | None]:
         return 0.0, None
     diffs, ws = zip(*pairs)
     return _mean(diffs, ws), _stderr(diffs, ws)
+
+
+def _blend(values: dict[Card, float], policy: dict[Card, float], weight: float):
+    """A deal's card values, ``weight`` of each the card policy's."""
+    return {card: (1 - weight) * value + weight * policy[card] for card, value in values.items()}
 
 
 def aggregate(
