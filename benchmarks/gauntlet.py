@@ -17,7 +17,8 @@ A line-up's score is the candidate's points a hand minus the fair share of
 deal: the luck of the cards is the same for every bot), with a 95% interval
 over deals; then the mean over the pool (per deal, over the line-ups) and
 the worst line-up. The exploitability probe plays a ``BestResponder`` built
-against a bot beside two copies of it: how far above 4 it scores.
+against a bot (a member, or the candidate) beside two copies of it: how far
+above 4 it scores.
 
 Results: ``results/gauntlet.json``, a plot beside it, and a table on the
 terminal; ``--quick`` (one deal, a small budget, the probe against greedy)
@@ -59,10 +60,10 @@ HINT = "hint"  # the default candidate: hint() of the working tree, as PimcBot
 DEFAULT_BUDGET = HintBudget(200, 0.1)
 QUICK_BUDGET = HintBudget(20, 0.02)
 # The probe's responder: deals a decision, and the tricks its model plays (None: all;
-# the incumbent answers in a tenth of a second, so it plays the current trick only).
+# the hints answer in a tenth of a second or more, so they play the current trick only).
 PROBE_SAMPLES = 6
-PROBE_MODEL_TRICKS = {"incumbent": 0}
-DEFAULT_PROBE = ("greedy", "incumbent")
+PROBE_MODEL_TRICKS = {"incumbent": 0, HINT: 0}
+DEFAULT_PROBE = ("greedy", "incumbent", CANDIDATE)
 QUICK = {"deals": 1, "probe": ("greedy",)}
 
 
@@ -83,6 +84,20 @@ def make_candidate(name: str, budget: HintBudget, options: dict | None = None):
     if name == HINT:
         return PimcBot(budget.samples, budget.time_limit, **(options or {}))
     return gauntlet_pool.members([name])[0].make(budget)
+
+
+def probe_targets(names: Sequence[str]) -> list[str]:
+    """The bots to probe among ``names``: the candidate, and the pool members
+    that are available (ValueError on a name that is neither)."""
+    available = {m.name for m in gauntlet_pool.members([n for n in names if n != CANDIDATE])}
+    return [name for name in names if name == CANDIDATE or name in available]
+
+
+def make_probed(target: str, candidate: str, budget: HintBudget, options: dict | None):
+    """A new player of the probed bot ``target``: the candidate or a pool member."""
+    if target == CANDIDATE:
+        return make_candidate(candidate, budget, options)
+    return gauntlet_pool.members([target])[0].make(budget)
 
 
 def deal_seeds(which: str, path: Path = SEEDS) -> list[int]:
@@ -178,13 +193,13 @@ def run(
     by_deal = [sum(deal) / len(deal) for deal in zip(*(row["excess_by_deal"] for row in lineups))]
     worst = min(lineups, key=lambda row: row["excess"]["mean"])
     probes = []
-    for target in gauntlet_pool.members(list(probe)):
-        model = target.make(budget)
-        responder = BestResponder(model, probe_samples, PROBE_MODEL_TRICKS.get(target.name))
-        players = [responder, target.make(budget), target.make(budget)]
-        names = (RESPONDER, target.name, target.name)
+    for target in probe_targets(probe):
+        players = [make_probed(target, candidate, budget, options) for _ in range(3)]
+        tricks = PROBE_MODEL_TRICKS.get(candidate if target == CANDIDATE else target)
+        players[0] = BestResponder(players[0], probe_samples, tricks)
+        names = (RESPONDER, target, target)
         row = play_lineup(names, players, seeds[:probe_deals], RESPONDER)
-        row["model_tricks"] = PROBE_MODEL_TRICKS.get(target.name)
+        row["model_tricks"] = tricks
         probes.append(row)
         log(f"probe, {' '.join(row['lineup'])}: {_text(row['excess'])} ({row['seconds']:.0f} s)")
     return {
@@ -305,7 +320,9 @@ def main(argv: list[str] | None = None) -> dict:
     )
     parser.add_argument("--members", help="comma-separated pool members (default all)")
     parser.add_argument(
-        "--probe", help="comma-separated bots to probe (default greedy,incumbent; '' for none)"
+        "--probe",
+        help="comma-separated bots to probe: pool members or 'candidate' "
+        "(default greedy,incumbent,candidate; '' for none)",
     )
     parser.add_argument("--probe-deals", type=int, help="the probe's deals (default: all)")
     parser.add_argument(
@@ -344,7 +361,7 @@ def main(argv: list[str] | None = None) -> dict:
     member_names = args.members.split(",") if args.members else None
     try:
         gauntlet_pool.members(member_names)
-        gauntlet_pool.members(probe)
+        probe_targets(probe)
         if args.candidate != HINT and not gauntlet_pool.members([args.candidate]):
             parser.error(f"the candidate {args.candidate} needs a package not installed")
     except ValueError as error:

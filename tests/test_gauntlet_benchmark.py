@@ -182,3 +182,17 @@ def test_a_single_line_up_gauntlet_with_the_candidates_settings(tmp_path, capsys
     assert "greedy" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         gauntlet.main(["--opponents", "clever", "--output", str(output)])
+
+
+def test_the_probe_of_the_candidate_itself(tmp_path):
+    output = tmp_path / "gauntlet.json"
+    report = gauntlet.main(
+        ["--members", "random", "--single", "--probe", "candidate", "--deals", "1"]
+        + ["--samples", "1", "--time-limit", "0", "--probe-samples", "1"]
+        + ["--output", str(output)]
+    )
+    (probe,) = report["probe"]["lineups"]
+    assert probe["lineup"] == ["responder", "candidate", "candidate"] and probe["hands"] == 3
+    assert probe["model_tricks"] == 0
+    with pytest.raises(SystemExit):
+        gauntlet.main(["--probe", "candidate,clever", "--output", str(output)])
