@@ -191,7 +191,7 @@ def run(
             lineups.append(row)
             log(f"{' '.join(names)}: {_text(row['excess'])} ({row['seconds']:.0f} s)")
     by_deal = [sum(deal) / len(deal) for deal in zip(*(row["excess_by_deal"] for row in lineups))]
-    worst = min(lineups, key=lambda row: row["excess"]["mean"])
+    worst = min(lineups, key=lambda row: row["excess"]["mean"], default=None)
     probes = []
     for target in probe_targets(probe):
         players = [make_probed(target, candidate, budget, options) for _ in range(3)]
@@ -212,8 +212,8 @@ def run(
         "pool": [{"name": m.name, "about": m.about} for m in members],
         "left_out": left_out,
         "lineups": lineups,
-        "pool_mean": Score.of(by_deal).to_json(),
-        "worst": {"lineup": worst["lineup"], **worst["excess"]},
+        "pool_mean": Score.of(by_deal).to_json() if lineups else None,
+        "worst": {"lineup": worst["lineup"], **worst["excess"]} if lineups else None,
         "probe": {
             "responder": f"BestResponder: {probe_samples} deals a decision, the other seats "
             "playing the bot's policy in the playouts (model_tricks: the current trick and "
@@ -233,6 +233,18 @@ def _text(score: dict) -> str:
 
 
 def print_table(report: dict, console: Console) -> None:
+    if report["lineups"]:
+        _print_lineups(report, console)
+    if report["left_out"]:
+        console.print(f"left out of the pool: {', '.join(report['left_out'])}")
+    for row in report["probe"]["lineups"]:
+        console.print(
+            f"probe ({report['probe']['deals']} deals): best responder beside two "
+            f"{row['lineup'][1]}: {_text(row['excess'])}"
+        )
+
+
+def _print_lineups(report: dict, console: Console) -> None:
     table = Table(
         title=f"The candidate's ({report['candidate']['bot']}) points a hand minus 4: "
         f"{report['deals']} deals, every seating; hint budget {report['candidate']['samples']} "
@@ -250,13 +262,6 @@ def print_table(report: dict, console: Console) -> None:
     console.print(f"mean over the pool: {_text(report['pool_mean'])}")
     worst = report["worst"]
     console.print(f"worst line-up: {' '.join(worst['lineup'])}: {_text(worst)}")
-    if report["left_out"]:
-        console.print(f"left out of the pool: {', '.join(report['left_out'])}")
-    for row in report["probe"]["lineups"]:
-        console.print(
-            f"probe ({report['probe']['deals']} deals): best responder beside two "
-            f"{row['lineup'][1]}: {_text(row['excess'])}"
-        )
 
 
 def plot(report: dict, path: Path) -> None:
@@ -268,7 +273,8 @@ def plot(report: dict, path: Path) -> None:
 
     rows = [(" ".join(r["lineup"]), r["excess"]) for r in report["lineups"]]
     rows += [(f"probe: {' '.join(r['lineup'])}", r["excess"]) for r in report["probe"]["lineups"]]
-    rows.append(("mean over the pool", report["pool_mean"]))
+    if report["pool_mean"]:
+        rows.append(("mean over the pool", report["pool_mean"]))
     figure, axes = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.2))
     for y, (_, score) in enumerate(reversed(rows)):
         low, high = score["ci95"] or (score["mean"], score["mean"])
@@ -318,7 +324,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument(
         "--single", action="store_true", help="only the candidate beside two copies of a member"
     )
-    parser.add_argument("--members", help="comma-separated pool members (default all)")
+    parser.add_argument(
+        "--members", help="comma-separated pool members (default all; '' for none: the probe alone)"
+    )
     parser.add_argument(
         "--probe",
         help="comma-separated bots to probe: pool members or 'candidate' "
@@ -358,7 +366,9 @@ def main(argv: list[str] | None = None) -> dict:
         if args.tune:
             args.output = RESULTS.with_name("gauntlet_tune.json.tmp")
     console = Console()
-    member_names = args.members.split(",") if args.members else None
+    member_names = (
+        [name for name in args.members.split(",") if name] if args.members is not None else None
+    )
     try:
         gauntlet_pool.members(member_names)
         probe_targets(probe)

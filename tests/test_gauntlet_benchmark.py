@@ -196,3 +196,16 @@ def test_the_probe_of_the_candidate_itself(tmp_path):
     assert probe["model_tricks"] == 0
     with pytest.raises(SystemExit):
         gauntlet.main(["--probe", "candidate,clever", "--output", str(output)])
+
+
+def test_the_probe_alone(tmp_path, capsys):
+    output = tmp_path / "gauntlet.json"
+    report = gauntlet.main(
+        ["--members", "", "--probe", "greedy", "--deals", "1", "--probe-samples", "1"]
+        + ["--output", str(output)]
+    )
+    assert report["lineups"] == [] and report["pool_mean"] is None and report["worst"] is None
+    (probe,) = report["probe"]["lineups"]
+    assert probe["lineup"] == ["responder", "greedy", "greedy"] and probe["hands"] == 3
+    assert "best responder beside two greedy" in capsys.readouterr().out
+    assert (tmp_path / "gauntlet.png").exists()
