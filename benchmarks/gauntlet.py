@@ -95,9 +95,7 @@ def probe_targets(names: Sequence[str]) -> list[str]:
 
 def make_probed(target: str, candidate: str, budget: HintBudget, options: dict | None):
     """A new player of the probed bot ``target``: the candidate or a pool member."""
-    if target == CANDIDATE:
-        return make_candidate(candidate, budget, options)
-    return gauntlet_pool.members([target])[0].make(budget)
+    return make_candidate(candidate if target == CANDIDATE else target, budget, options)
 
 
 def deal_seeds(which: str, path: Path = SEEDS) -> list[int]:
