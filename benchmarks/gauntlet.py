@@ -20,6 +20,10 @@ the worst line-up. The exploitability probe plays a ``BestResponder`` built
 against a bot (a member, or the candidate) beside two copies of it: how far
 above 4 it scores.
 
+A long run can be split: ``--members`` plays some members, ``--skip N``
+the deals after the first N, and ``--combine`` joins such reports (same
+candidate and budget) into one, as if played at once.
+
 Results: ``results/gauntlet.json``, a plot beside it, and a table on the
 terminal; ``--quick`` (one deal, a small budget, the probe against greedy)
 writes ``results/gauntlet_quick.json.tmp`` and its plot, in about a minute.
@@ -223,6 +227,91 @@ def run(
     }
 
 
+def combine(reports: Sequence[dict], names: Sequence[str]) -> dict:
+    """One report from runs of the same candidate, budget and deal set
+    (``names``: where each came from), each on some members or some deals:
+    each line-up's deals joined in the set's order, then the pool's mean and
+    worst as ``run`` computes them. ValueError when they do not fit together:
+    another candidate or set, a deal played twice, or line-ups that end up
+    on different deals (the pool's mean pairs them deal by deal)."""
+    first = reports[0]
+    for key in ("candidate", "deal_set", "double", "fair_share", "incumbent_commit"):
+        if any(report.get(key) != first.get(key) for report in reports):
+            raise ValueError(f"the reports differ in {key!r}: only runs of one candidate combine")
+    order = {seed: i for i, seed in enumerate(deal_seeds(first["deal_set"]))}
+    lineups = _joined(
+        ((row, report["deal_seeds"]) for report in reports for row in report["lineups"]), order
+    )
+    probes = _joined(
+        (
+            (row, report["deal_seeds"][: report["probe"]["deals"]])
+            for report in reports
+            for row in report["probe"]["lineups"]
+        ),
+        order,
+    )
+    seeds = sorted({seed for _, played in lineups for seed in played}, key=order.__getitem__)
+    for row, played in lineups:
+        if played != seeds:
+            raise ValueError(
+                f"line-up {' '.join(row['lineup'])} has {len(played)} of the {len(seeds)} deals"
+            )
+    rows = [row for row, _ in lineups]
+    by_deal = [sum(deal) / len(deal) for deal in zip(*(row["excess_by_deal"] for row in rows))]
+    worst = min(rows, key=lambda row: row["excess"]["mean"], default=None)
+    pool = {m["name"]: m for report in reports for m in report["pool"]}
+    probe_seeds = [played for _, played in probes]
+    return first | {
+        "machine": first["machine"]
+        | {"commits": sorted({report["machine"]["commit"] for report in reports})},
+        "deals": len(seeds),
+        "deal_seeds": seeds,
+        "pool": list(pool.values()),
+        "left_out": sorted({name for report in reports for name in report["left_out"]}),
+        "lineups": rows,
+        "pool_mean": Score.of(by_deal).to_json() if rows else None,
+        "worst": {"lineup": worst["lineup"], **worst["excess"]} if rows else None,
+        "probe": first["probe"]
+        | {
+            "deals": max((len(played) for played in probe_seeds), default=0),
+            "lineups": [row for row, _ in probes],
+        },
+        "run": "combined from " + ", ".join(names),
+    }
+
+
+def _joined(rows_and_seeds, order: dict[int, int]) -> list[tuple[dict, list[int]]]:
+    """Rows of the same line-up from several runs as one row, its deals in the
+    frozen set's ``order`` (seed: place), with the seeds it covers."""
+    groups: dict[tuple, list[tuple[dict, list[int]]]] = {}
+    for row, seeds in rows_and_seeds:
+        groups.setdefault(tuple(row["lineup"]), []).append((row, list(seeds)))
+    joined = []
+    for lineup, parts in groups.items():
+        pairs = [pair for row, seeds in parts for pair in zip(seeds, row["excess_by_deal"])]
+        played = [seed for seed, _ in pairs]
+        if len(set(played)) != len(played):
+            raise ValueError(f"line-up {' '.join(lineup)} plays a deal in two reports")
+        excess = [x for _, x in sorted(pairs, key=lambda pair: order[pair[0]])]
+        hands = sum(row["hands"] for row, _ in parts)
+        names = {name for row, _ in parts for name in row["seconds_per_move"]}
+        row = parts[0][0] | {
+            "hands": hands,
+            "seconds": round(sum(row["seconds"] for row, _ in parts), 1),
+            "seconds_per_move": {
+                name: round(
+                    sum(row["seconds_per_move"][name] * row["hands"] for row, _ in parts) / hands,
+                    4,
+                )
+                for name in names
+            },
+            "excess": Score.of(excess).to_json(),
+            "excess_by_deal": excess,
+        }
+        joined.append((row, sorted(played, key=order.__getitem__)))
+    return joined
+
+
 def _text(score: dict) -> str:
     if score["ci95"] is None:
         return f"{score['mean']:+.2f} (no interval from one deal)"
@@ -298,6 +387,13 @@ def main(argv: list[str] | None = None) -> dict:
         "--candidate", default=HINT, help="hint (the working tree's, default) or a pool member"
     )
     parser.add_argument("--deals", type=int, help="the first N deals of the set (default all)")
+    parser.add_argument(
+        "--skip",
+        type=int,
+        default=0,
+        help="leave out the first N deals of the set: --deals counts from there "
+        "(to extend a run on more deals, then --combine)",
+    )
     parser.add_argument("--samples", type=int, help="the candidate's and incumbent's deals")
     parser.add_argument("--time-limit", type=float, help="their seconds a decision (0: none)")
     parser.add_argument(
@@ -336,10 +432,22 @@ def main(argv: list[str] | None = None) -> dict:
     )
     parser.add_argument("--tune", action="store_true", help="play the tune set, not the report set")
     parser.add_argument("--quick", action="store_true", help="one deal, a small budget")
+    parser.add_argument(
+        "--combine",
+        nargs="+",
+        type=Path,
+        metavar="REPORT",
+        help="play nothing: join these reports of one candidate (split by members "
+        "or by --skip) into one, saved to --output",
+    )
     parser.add_argument("--output", type=Path)
     args = parser.parse_args(argv)
+    if args.combine:
+        return _combine_files(args.combine, args.output, parser)
     if args.tune and args.output is not None and args.output.resolve() == RESULTS.resolve():
         parser.error("results of the tune set never go to the report's file")
+    if args.skip < 0:
+        parser.error(f"--skip must be 0 or more, not {args.skip}")
     budget = QUICK_BUDGET if args.quick else DEFAULT_BUDGET
     budget = HintBudget(
         args.samples or budget.samples,
@@ -350,7 +458,9 @@ def main(argv: list[str] | None = None) -> dict:
         for name in ("sampler", "opponents", "threads", "horizon", "policy_weight")
         if getattr(args, name) is not None
     }
-    seeds = deal_seeds("tune" if args.tune else "report")
+    seeds = deal_seeds("tune" if args.tune else "report")[args.skip :]
+    if not seeds:
+        parser.error(f"--skip {args.skip} leaves no deal of the set")
     deals = args.deals or (QUICK["deals"] if args.quick else len(seeds))
     probe = (
         [name for name in args.probe.split(",") if name]
@@ -389,12 +499,33 @@ def main(argv: list[str] | None = None) -> dict:
     )
     report["deal_set"] = "tune" if args.tune else "report"
     report["double"] = not args.single
-    save_report(args.output, report)
-    picture = args.output.with_name(args.output.name.replace(".json", ".png"))
+    _save(report, args.output, console)
+    return report
+
+
+def _combine_files(paths: Sequence[Path], output: Path | None, parser) -> dict:
+    if output is None:
+        parser.error("--combine needs --output")
+    try:
+        reports = [json.loads(path.read_text()) for path in paths]
+        report = combine(reports, [path.name for path in paths])
+    except KeyError as error:
+        parser.error(f"cannot combine the reports: one has no {error} (not a gauntlet report?)")
+    except (OSError, ValueError, TypeError) as error:
+        parser.error(f"cannot combine the reports: {error}")
+    if report["deal_set"] == "tune" and output.resolve() == RESULTS.resolve():
+        parser.error("results of the tune set never go to the report's file")
+    _save(report, output, Console())
+    return report
+
+
+def _save(report: dict, output: Path, console: Console) -> None:
+    """The report to ``output``, its plot beside it, and its table on the terminal."""
+    save_report(output, report)
+    picture = output.with_name(output.name.replace(".json", ".png"))
     plot(report, picture)
     print_table(report, console)
-    console.print(f"saved {args.output} and {picture}")
-    return report
+    console.print(f"saved {output} and {picture}")
 
 
 if __name__ == "__main__":

@@ -209,3 +209,67 @@ def test_the_probe_alone(tmp_path, capsys):
     assert probe["lineup"] == ["responder", "greedy", "greedy"] and probe["hands"] == 3
     assert "best responder beside two greedy" in capsys.readouterr().out
     assert (tmp_path / "gauntlet.png").exists()
+
+
+def test_a_run_split_by_deals_combines_into_the_whole_run(tmp_path):
+    common = ["--members", "greedy", "--single", "--probe", "", "--samples", "1"]
+    common += ["--time-limit", "0", "--tune"]
+    whole = gauntlet.main(common + ["--deals", "2", "--output", str(tmp_path / "whole.json")])
+    parts = []
+    for skip in (1, 0):  # out of order: the combined deals follow the set's order
+        path = tmp_path / f"part{skip}.json"
+        gauntlet.main(common + ["--skip", str(skip), "--deals", "1", "--output", str(path)])
+        parts.append(str(path))
+    combined = gauntlet.main(["--combine", *parts, "--output", str(tmp_path / "both.json")])
+    assert combined["deal_seeds"] == whole["deal_seeds"] == gauntlet.deal_seeds("tune")[:2]
+    assert combined["lineups"][0]["excess_by_deal"] == whole["lineups"][0]["excess_by_deal"]
+    assert combined["pool_mean"] == whole["pool_mean"]
+    assert combined["lineups"][0]["hands"] == whole["lineups"][0]["hands"] == 6
+    assert (tmp_path / "both.png").exists()
+
+
+def _report(deal_set="report", seeds=(1, 2), lineups=(("candidate", "a", "a"),), bot="hint"):
+    rows = [
+        {
+            "lineup": list(names),
+            "hands": 3 * len(seeds),
+            "seconds": 1.0,
+            "seconds_per_move": {"candidate": 0.1},
+            "excess": {"mean": 0.0, "ci95": None},
+            "excess_by_deal": [0.5] * len(seeds),
+        }
+        for names in lineups
+    ]
+    return {
+        "machine": {"commit": "abc"},
+        "candidate": {"bot": bot},
+        "deal_set": deal_set,
+        "double": False,
+        "fair_share": 4.0,
+        "incumbent_commit": "x",
+        "deal_seeds": list(seeds),
+        "pool": [{"name": names[1]} for names in lineups],
+        "left_out": [],
+        "lineups": rows,
+        "probe": {"deals": 0, "lineups": []},
+    }
+
+
+def test_combining_refuses_reports_that_do_not_fit(monkeypatch, tmp_path):
+    monkeypatch.setattr(gauntlet, "deal_seeds", lambda which: [1, 2, 3, 4])
+    joined = gauntlet.combine([_report(seeds=(3,)), _report(seeds=(1, 2))], ["a", "b"])
+    assert joined["deal_seeds"] == [1, 2, 3] and joined["lineups"][0]["hands"] == 9
+    with pytest.raises(ValueError, match="candidate"):
+        gauntlet.combine([_report(), _report(seeds=(3,), bot="greedy")], ["a", "b"])
+    with pytest.raises(ValueError, match="deal in two reports"):
+        gauntlet.combine([_report(), _report(seeds=(2, 3))], ["a", "b"])
+    other = _report(seeds=(3,), lineups=(("candidate", "b", "b"),))
+    with pytest.raises(ValueError, match="has 2 of the 3 deals"):
+        gauntlet.combine([_report(), other], ["a", "b"])
+    path = tmp_path / "not_a_report.json"
+    path.write_text("{}")
+    for argv in (["--combine", str(path)], ["--combine", str(path), "--output", str(path)]):
+        with pytest.raises(SystemExit):
+            gauntlet.main(argv)
+    with pytest.raises(SystemExit):
+        gauntlet.main(["--skip", "1000", "--output", str(tmp_path / "none.json")])
