@@ -22,7 +22,8 @@ above 4 it scores.
 
 A long run can be split: ``--members`` plays some members, ``--skip N``
 the deals after the first N, and ``--combine`` joins such reports (same
-candidate and budget) into one, as if played at once.
+candidate and budget) into one, as if played at once. ``--compare NEW OLD``
+pairs two reports on the same deals, line-up by line-up, deal by deal.
 
 Results: ``results/gauntlet.json``, a plot beside it, and a table on the
 terminal; ``--quick`` (one deal, a small budget, the probe against greedy)
@@ -312,6 +313,57 @@ def _joined(rows_and_seeds, order: dict[int, int]) -> list[tuple[dict, list[int]
     return joined
 
 
+def paired(new: dict, old: dict) -> dict:
+    """``new`` minus ``old`` (two reports on the same deals, say today's hint and
+    the incumbent in its place), line-up by line-up and over the pool, deal by
+    deal: the luck of the cards drops out. Line-ups of one report only are left
+    out, and named. ValueError on reports of different deals."""
+    if new["deal_seeds"] != old["deal_seeds"]:
+        raise ValueError("the reports were played on different deals: nothing to pair")
+    before = {tuple(row["lineup"]): row for row in old["lineups"]}
+    matched = [
+        (row, before[tuple(row["lineup"])])
+        for row in new["lineups"]
+        if tuple(row["lineup"]) in before
+    ]
+    both = {tuple(row["lineup"]) for row, _ in matched}
+    left_out = [
+        row["lineup"] for row in new["lineups"] + old["lineups"] if tuple(row["lineup"]) not in both
+    ]
+    differences = [
+        [a - b for a, b in zip(row["excess_by_deal"], other["excess_by_deal"])]
+        for row, other in matched
+    ]
+    rows = [
+        {
+            "lineup": row["lineup"],
+            "new": row["excess"],
+            "old": other["excess"],
+            "difference": Score.of(difference).to_json(),
+            "difference_by_deal": [round(x, 4) for x in difference],
+        }
+        for (row, other), difference in zip(matched, differences)
+    ]
+
+    def pool(by_lineup: list[list[float]]) -> dict | None:
+        by_deal = [sum(deal) / len(deal) for deal in zip(*by_lineup)]
+        return Score.of(by_deal).to_json() if by_deal else None
+
+    return {
+        "deals": len(new["deal_seeds"]),
+        "new": new["candidate"],
+        "old": old["candidate"],
+        "lineups": rows,
+        "left_out": left_out,
+        "pool_mean": {
+            "new": pool([row["excess_by_deal"] for row, _ in matched]),
+            "old": pool([other["excess_by_deal"] for _, other in matched]),
+            "difference": pool(differences),
+        },
+        "worst": min(rows, key=lambda row: row["difference"]["mean"], default=None),
+    }
+
+
 def _text(score: dict) -> str:
     if score["ci95"] is None:
         return f"{score['mean']:+.2f} (no interval from one deal)"
@@ -440,10 +492,20 @@ def main(argv: list[str] | None = None) -> dict:
         help="play nothing: join these reports of one candidate (split by members "
         "or by --skip) into one, saved to --output",
     )
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("NEW", "OLD"),
+        help="play nothing: NEW minus OLD, two reports on the same deals, paired deal "
+        "by deal (with --output, also saved there)",
+    )
     parser.add_argument("--output", type=Path)
     args = parser.parse_args(argv)
     if args.combine:
         return _combine_files(args.combine, args.output, parser)
+    if args.compare:
+        return _compare_files(*args.compare, args.output, parser)
     if args.tune and args.output is not None and args.output.resolve() == RESULTS.resolve():
         parser.error("results of the tune set never go to the report's file")
     if args.skip < 0:
@@ -517,6 +579,41 @@ def _combine_files(paths: Sequence[Path], output: Path | None, parser) -> dict:
         parser.error("results of the tune set never go to the report's file")
     _save(report, output, Console())
     return report
+
+
+def _compare_files(new: Path, old: Path, output: Path | None, parser) -> dict:
+    try:
+        difference = paired(json.loads(new.read_text()), json.loads(old.read_text()))
+    except KeyError as error:
+        parser.error(f"cannot pair the reports: one has no {error} (not a gauntlet report?)")
+    except (OSError, ValueError, TypeError) as error:
+        parser.error(f"cannot pair the reports: {error}")
+    print_paired(difference, Console())
+    if output is not None:
+        save_report(output, difference)
+    return difference
+
+
+def print_paired(difference: dict, console: Console) -> None:
+    """The paired differences as a table: each side's mean, the difference with its interval."""
+    table = Table(
+        title=f"{difference['new']['bot']} (new) minus {difference['old']['bot']} (old): "
+        f"points a hand, {difference['deals']} deals, paired deal by deal"
+    )
+    for heading in ("line-up", "new", "old", "new - old"):
+        table.add_column(heading)
+    for row in difference["lineups"]:
+        names = row["lineup"]
+        label = f"beside two {names[2]}" if names[1] != CANDIDATE else f"two beside {names[2]}"
+        means = (f"{row[key]['mean']:+.2f}" for key in ("new", "old"))
+        table.add_row(label, *means, _text(row["difference"]))
+    pool = difference["pool_mean"]
+    if pool["difference"]:
+        means = (f"{pool[key]['mean']:+.2f}" for key in ("new", "old"))
+        table.add_row("mean over the pool", *means, _text(pool["difference"]))
+    console.print(table)
+    for lineup in difference["left_out"]:
+        console.print(f"in one report only, left out: {' '.join(lineup)}")
 
 
 def _save(report: dict, output: Path, console: Console) -> None:

@@ -273,3 +273,28 @@ def test_combining_refuses_reports_that_do_not_fit(monkeypatch, tmp_path):
             gauntlet.main(argv)
     with pytest.raises(SystemExit):
         gauntlet.main(["--skip", "1000", "--output", str(tmp_path / "none.json")])
+
+
+def test_two_reports_paired_deal_by_deal(tmp_path, capsys):
+    new = _report(seeds=(1, 2), lineups=(("candidate", "a", "a"), ("candidate", "b", "b")))
+    old = _report(seeds=(1, 2), lineups=(("candidate", "a", "a"),), bot="incumbent")
+    new["lineups"][0]["excess_by_deal"] = [1.0, 0.0]
+    old["lineups"][0]["excess_by_deal"] = [0.5, 0.5]
+    difference = gauntlet.paired(new, old)
+    (row,) = difference["lineups"]
+    assert row["difference_by_deal"] == [0.5, -0.5] and row["difference"]["mean"] == 0.0
+    assert difference["pool_mean"]["difference"]["mean"] == 0.0
+    assert difference["pool_mean"]["new"]["mean"] == 0.5
+    assert difference["left_out"] == [["candidate", "b", "b"]]
+    with pytest.raises(ValueError, match="different deals"):
+        gauntlet.paired(new, _report(seeds=(1, 3)))
+    paths = [tmp_path / "new.json", tmp_path / "old.json"]
+    for path, report in zip(paths, (new, old)):
+        path.write_text(json.dumps(report))
+    saved = tmp_path / "difference.json"
+    gauntlet.main(["--compare", *map(str, paths), "--output", str(saved)])
+    assert json.loads(saved.read_text())["lineups"][0]["difference_by_deal"] == [0.5, -0.5]
+    out = capsys.readouterr().out
+    assert "beside two a" in out and "in one report only, left out: candidate b b" in out
+    with pytest.raises(SystemExit):
+        gauntlet.main(["--compare", str(paths[0]), str(tmp_path / "missing.json")])
