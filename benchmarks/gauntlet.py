@@ -155,6 +155,19 @@ def play_lineup(names: Sequence[str], players: Sequence, seeds: Sequence[int], b
     }
 
 
+def pool_mean(by_lineup: Sequence[Sequence[float]]) -> dict | None:
+    """The mean over the pool, deal by deal over the line-ups, with its interval
+    (None with no line-up)."""
+    by_deal = [sum(deal) / len(deal) for deal in zip(*by_lineup)]
+    return Score.of(by_deal).to_json() if by_deal else None
+
+
+def worst_lineup(rows: Sequence[dict]) -> dict | None:
+    """The line-up of the lowest score, with its score (None with no line-up)."""
+    worst = min(rows, key=lambda row: row["excess"]["mean"], default=None)
+    return {"lineup": worst["lineup"], **worst["excess"]} if worst else None
+
+
 def run(
     seeds: Sequence[int],
     budget: HintBudget,
@@ -193,8 +206,6 @@ def run(
             row = play_lineup(names, players, seeds, CANDIDATE)
             lineups.append(row)
             log(f"{' '.join(names)}: {_text(row['excess'])} ({row['seconds']:.0f} s)")
-    by_deal = [sum(deal) / len(deal) for deal in zip(*(row["excess_by_deal"] for row in lineups))]
-    worst = min(lineups, key=lambda row: row["excess"]["mean"], default=None)
     probes = []
     for target in probe_targets(probe):
         players = [make_probed(target, candidate, budget, options) for _ in range(3)]
@@ -215,8 +226,8 @@ def run(
         "pool": [{"name": m.name, "about": m.about} for m in members],
         "left_out": left_out,
         "lineups": lineups,
-        "pool_mean": Score.of(by_deal).to_json() if lineups else None,
-        "worst": {"lineup": worst["lineup"], **worst["excess"]} if lineups else None,
+        "pool_mean": pool_mean([row["excess_by_deal"] for row in lineups]),
+        "worst": worst_lineup(lineups),
         "probe": {
             "responder": f"BestResponder: {probe_samples} deals a decision, the other seats "
             "playing the bot's policy in the playouts (model_tricks: the current trick and "
@@ -258,10 +269,7 @@ def combine(reports: Sequence[dict], names: Sequence[str]) -> dict:
                 f"line-up {' '.join(row['lineup'])} has {len(played)} of the {len(seeds)} deals"
             )
     rows = [row for row, _ in lineups]
-    by_deal = [sum(deal) / len(deal) for deal in zip(*(row["excess_by_deal"] for row in rows))]
-    worst = min(rows, key=lambda row: row["excess"]["mean"], default=None)
     pool = {m["name"]: m for report in reports for m in report["pool"]}
-    probe_seeds = [played for _, played in probes]
     return first | {
         "machine": first["machine"]
         | {"commits": sorted({report["machine"]["commit"] for report in reports})},
@@ -270,11 +278,11 @@ def combine(reports: Sequence[dict], names: Sequence[str]) -> dict:
         "pool": list(pool.values()),
         "left_out": sorted({name for report in reports for name in report["left_out"]}),
         "lineups": rows,
-        "pool_mean": Score.of(by_deal).to_json() if rows else None,
-        "worst": {"lineup": worst["lineup"], **worst["excess"]} if rows else None,
+        "pool_mean": pool_mean([row["excess_by_deal"] for row in rows]),
+        "worst": worst_lineup(rows),
         "probe": first["probe"]
         | {
-            "deals": max((len(played) for played in probe_seeds), default=0),
+            "deals": max((len(played) for _, played in probes), default=0),
             "lineups": [row for row, _ in probes],
         },
         "run": "combined from " + ", ".join(names),
@@ -345,10 +353,6 @@ def paired(new: dict, old: dict) -> dict:
         for (row, other), difference in zip(matched, differences)
     ]
 
-    def pool(by_lineup: list[list[float]]) -> dict | None:
-        by_deal = [sum(deal) / len(deal) for deal in zip(*by_lineup)]
-        return Score.of(by_deal).to_json() if by_deal else None
-
     return {
         "deals": len(new["deal_seeds"]),
         "new": new["candidate"],
@@ -356,9 +360,9 @@ def paired(new: dict, old: dict) -> dict:
         "lineups": rows,
         "left_out": left_out,
         "pool_mean": {
-            "new": pool([row["excess_by_deal"] for row, _ in matched]),
-            "old": pool([other["excess_by_deal"] for _, other in matched]),
-            "difference": pool(differences),
+            "new": pool_mean([row["excess_by_deal"] for row, _ in matched]),
+            "old": pool_mean([other["excess_by_deal"] for _, other in matched]),
+            "difference": pool_mean(differences),
         },
         "worst": min(rows, key=lambda row: row["difference"]["mean"], default=None),
     }
@@ -565,16 +569,22 @@ def main(argv: list[str] | None = None) -> dict:
     return report
 
 
+def _from_files(what: str, paths: Sequence[Path], join, parser) -> dict:
+    """``join`` of the reports in ``paths``; a one-line error (exit 2) where a
+    file cannot be read or the reports do not fit (``what``: the verb)."""
+    try:
+        return join([json.loads(path.read_text()) for path in paths])
+    except KeyError as error:
+        parser.error(f"cannot {what} the reports: one has no {error} (not a gauntlet report?)")
+    except (OSError, ValueError, TypeError) as error:
+        parser.error(f"cannot {what} the reports: {error}")
+
+
 def _combine_files(paths: Sequence[Path], output: Path | None, parser) -> dict:
     if output is None:
         parser.error("--combine needs --output")
-    try:
-        reports = [json.loads(path.read_text()) for path in paths]
-        report = combine(reports, [path.name for path in paths])
-    except KeyError as error:
-        parser.error(f"cannot combine the reports: one has no {error} (not a gauntlet report?)")
-    except (OSError, ValueError, TypeError) as error:
-        parser.error(f"cannot combine the reports: {error}")
+    names = [path.name for path in paths]
+    report = _from_files("combine", paths, lambda reports: combine(reports, names), parser)
     if report["deal_set"] == "tune" and output.resolve() == RESULTS.resolve():
         parser.error("results of the tune set never go to the report's file")
     _save(report, output, Console())
@@ -582,12 +592,7 @@ def _combine_files(paths: Sequence[Path], output: Path | None, parser) -> dict:
 
 
 def _compare_files(new: Path, old: Path, output: Path | None, parser) -> dict:
-    try:
-        difference = paired(json.loads(new.read_text()), json.loads(old.read_text()))
-    except KeyError as error:
-        parser.error(f"cannot pair the reports: one has no {error} (not a gauntlet report?)")
-    except (OSError, ValueError, TypeError) as error:
-        parser.error(f"cannot pair the reports: {error}")
+    difference = _from_files("pair", [new, old], lambda reports: paired(*reports), parser)
     print_paired(difference, Console())
     if output is not None:
         save_report(output, difference)
