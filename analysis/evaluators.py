@@ -15,7 +15,11 @@ many cards (by default ``analysis.reach.EXACT_REACH``'s threshold for it).
   over ``rollouts`` playouts with random cards at rate ``epsilon`` (the
   seats in ``kinds`` by their own policies). It models
   opponents that play by heuristics, and beat the search evaluation in play
-  against the bots (docs/experiments.md).
+  against the bots (docs/experiments.md). When ``kinds`` plays both other
+  seats by greedy's card (``_plays_greedy``), "exactly" means the mover's
+  best reply to greedy's cards (``solver.playouts.greedy_reply``), not
+  max^n: opponents known to play by a rule are not assumed to play the
+  equilibrium.
 - ``PolicyEvaluator``: points as ``PlayoutEvaluator``'s, every seat playing
   the card policy learned by self-play (``solver.card_policy``) to
   ``horizon`` cards a hand, then exactly: one playout, as the policy is
@@ -49,7 +53,7 @@ from solver.evaluator import search_card_results
 from solver.match import check_match
 from solver.match_values import card_chances
 from solver.maxn import solve_maxn
-from solver.playouts import Policy, play_until
+from solver.playouts import Policy, greedy_reply, greedy_reply_values, play_until
 
 from .reach import EXACT_REACH
 
@@ -57,6 +61,8 @@ MODES = ("maxn", "paranoid")
 DEFAULT_HORIZON = 5
 DEFAULT_ROLLOUTS = 3
 DEFAULT_EPSILON = 0.1
+# The most random cards a seat may play and still be replied to as greedy.
+GREEDY_AT_MOST = 0.05
 # Tricks the search evaluation plays before the network: one keeps a deal to
 # milliseconds at any size, so a second of hint holds a hundred deals or more.
 SEARCH_TRICKS = 1
@@ -110,6 +116,8 @@ class _PointsEvaluator:
         self, position: Position, cards, rng: random.Random, kinds: Kinds = None
     ) -> DealValues:
         if position.cards_per_hand <= self.exact_cards:
+            if self.mode == "maxn" and _plays_greedy(kinds, position.to_move):
+                return DealValues(_only(_greedy_reply_values(position), cards), True)
             return DealValues(_only(_exact_card_values(position, self.mode), cards), True)
         cards = position.legal_cards() if cards is None else cards
         return DealValues(self._estimate(position, cards, rng, kinds), False)
@@ -145,9 +153,12 @@ class PlayoutEvaluator(_PointsEvaluator):
         if kinds:
             policies = [kinds.get(seat, Policy(self.epsilon)) for seat in range(3)]
             policies[position.to_move] = Policy(self.epsilon)
-        return {card: self._playouts(position, card, rng, policies) for card in cards}
+        reply = self.mode == "maxn" and _plays_greedy(kinds, position.to_move)
+        return {card: self._playouts(position, card, rng, policies, reply) for card in cards}
 
-    def _playouts(self, position: Position, card: Card, rng: random.Random, policies) -> float:
+    def _playouts(
+        self, position: Position, card: Card, rng: random.Random, policies, reply: bool
+    ) -> float:
         """Mean points for the mover after ``card``: play to the horizon (greedy,
         or each seat by its policy), then exact."""
         mover = position.to_move
@@ -159,7 +170,11 @@ class PlayoutEvaluator(_PointsEvaluator):
                 after.hands, after.leader, after.trick, stream, self.epsilon, self.horizon, policies
             )
             rest = Position(tuple(hands), leader, tuple(trick))
-            total += points[mover] + _exact_value(rest, mover, self.mode)
+            if reply:
+                end = greedy_reply(rest.hands, rest.leader, [int(c) for c in rest.trick], mover)
+            else:
+                end = _exact_value(rest, mover, self.mode)
+            total += points[mover] + end
         # points of a trick the card completed are in after.taken, not in the playout
         return total / self.rollouts + (after.taken[mover] - position.taken[mover])
 
@@ -260,6 +275,20 @@ def _exact_card_values(position: Position, mode: str) -> dict[Card, float]:
         return {c: float(r[mover]) for c, r in result.card_results.items()}
     result = solve(position, (mover,), line=False, threads=1)
     return {c: float(v) for c, v in result.card_values.items()}
+
+
+def _plays_greedy(kinds: Kinds, mover: int) -> bool:
+    """Whether ``kinds`` plays both other seats by greedy's card, bar at most
+    ``GREEDY_AT_MOST`` random cards: the exact parts then reply best to greedy
+    instead of assuming max^n opponents."""
+    others = [kinds.get(seat) for seat in range(3) if seat != mover] if kinds else [None]
+    return all(p is not None and p.temperature == 0 and p.epsilon <= GREEDY_AT_MOST for p in others)
+
+
+def _greedy_reply_values(position: Position) -> dict[Card, float]:
+    """Every card's points for the mover, replying best to two greedy seats."""
+    values = greedy_reply_values(position.hands, position.leader, [int(c) for c in position.trick])
+    return {Card(c): float(v) for c, v in values.items()}
 
 
 def _exact_value(position: Position, seat: int, mode: str) -> int:

@@ -2829,3 +2829,51 @@ def play_until(h0, h1, h2, leader, t0, t1, n, epsilons, temperatures, cards_left
         points[1],
         points[2],
     )
+
+
+@njit
+def greedy_step(h0, h1, h2, leader, t0, t1, n, card, mover):
+    """Play ``card`` for the seat to move; returns the hands, leader, trick
+    cards and count after it, and the Coins ``mover`` took if it ended the trick."""
+    seat = (leader + n) % 3
+    if seat == 0:
+        h0 &= ~(1 << card)
+    elif seat == 1:
+        h1 &= ~(1 << card)
+    else:
+        h2 &= ~(1 << card)
+    if n < 2:
+        if n == 0:
+            return h0, h1, h2, leader, card, t1, 1, 0
+        return h0, h1, h2, leader, t0, card, 2, 0
+    winner = (leader + trick_winner(t0, t1, card)) % 3
+    won = coin_count(t0) + coin_count(t1) + coin_count(card) if winner == mover else 0
+    return h0, h1, h2, winner, -1, -1, 0, won
+
+
+@njit
+def greedy_reply(h0, h1, h2, leader, t0, t1, n, mover):
+    """The most Coins ``mover`` can still take when both other seats play
+    greedy's card (every hand open): its best reply to greedy, by trying every
+    order of its own cards."""
+    taken = 0
+    while True:
+        seat = (leader + n) % 3
+        hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
+        if hand == 0:
+            return taken
+        if seat == mover:
+            break
+        card = greedy_card(hand, t0, t1, n)
+        h0, h1, h2, leader, t0, t1, n, won = greedy_step(h0, h1, h2, leader, t0, t1, n, card, mover)
+        taken += won
+    best = 0
+    rest = hand
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        a0, a1, a2, lead, c0, c1, m, won = greedy_step(
+            h0, h1, h2, leader, t0, t1, n, bit_index(bit), mover
+        )
+        best = max(best, won + greedy_reply(a0, a1, a2, lead, c0, c1, m, mover))
+    return taken + best

@@ -43,6 +43,8 @@ KERNELS = (
     _kernels.play_until,
     _kernels.greedy_card,
     _kernels.greedy_places,
+    _kernels.greedy_step,
+    _kernels.greedy_reply,
     _kernels.estimate_search,
     _kernels.match_search,
     _policy_kernels.card_values,
@@ -97,6 +99,9 @@ def warm_up() -> float:
     policy = np.array([0.5, 0.0, 0.0])
     _kernels.play_until(*hands, 0, -1, -1, 0, policy, policy, 0, 1)
     _kernels.greedy_card(hands[0], -1, -1, 0)
+    lowest = (hands[0] & -hands[0]).bit_length() - 1
+    _kernels.greedy_step(*hands, 0, -1, -1, 0, lowest, 0)
+    _kernels.greedy_reply(*hands, 0, -1, -1, 0, 0)
     _kernels.greedy_places(
         np.array([hands], dtype=np.int64), np.zeros((0, 5), np.int64), np.zeros((1, 0), np.int64)
     )

@@ -21,7 +21,10 @@ of ``hint`` (RULES.md scoring; Coins points only):
 
 A playout may play each seat by a ``Policy`` of its own: greedy's card with
 random ones at a rate, or a softmax over greedy's whole order of preference,
-the models ``analysis.opponents`` infers for the other seats.
+the models ``analysis.opponents`` infers for the other seats. Where both
+other seats play greedy's card, ``greedy_reply`` gives a seat's best reply to
+them (every hand open): with their cards fixed by the rule, the search
+branches on its own cards alone.
 """
 
 from __future__ import annotations
@@ -147,3 +150,30 @@ def play_until(
         [int(t0), int(t1)][:n],
         [int(p0), int(p1), int(p2)],
     )
+
+
+def greedy_reply(hands, leader: int, trick, seat: int) -> int:
+    """The most Coins ``seat`` takes from here on when both other seats play
+    greedy's card and it replies best to them, every hand open (compiled:
+    ``_kernels.greedy_reply`` tries every order of its own cards)."""
+    t0, t1 = (list(trick) + [-1, -1])[:2]
+    return int(
+        k.greedy_reply(
+            int(hands[0]), int(hands[1]), int(hands[2]), leader, t0, t1, len(trick), seat
+        )
+    )
+
+
+def greedy_reply_values(hands, leader: int, trick) -> dict[int, int]:
+    """``greedy_reply`` for the seat to move after each of its cards (by index)."""
+    mover = (leader + len(trick)) % 3
+    t0, t1 = (list(trick) + [-1, -1])[:2]
+    h0, h1, h2 = (int(h) for h in hands)
+    values = {}
+    hand = (h0, h1, h2)[mover]
+    for card in (c for c in range(48) if hand >> c & 1):
+        a0, a1, a2, lead, c0, c1, n, won = k.greedy_step(
+            h0, h1, h2, leader, t0, t1, len(trick), card, mover
+        )
+        values[card] = int(won + k.greedy_reply(a0, a1, a2, lead, c0, c1, n, mover))
+    return values

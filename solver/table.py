@@ -169,6 +169,13 @@ def shared_table(
     return table
 
 
+def clear_shared_tables() -> None:
+    """Empty the solvers' shared tables, as a new process finds them: for runs
+    whose node counts must not depend on what earlier searches left there."""
+    for table in _shared.values():
+        table.clear()
+
+
 def grown_table_megabytes(cards_per_hand: int) -> int:
     """How large a table may grow: 512 MiB (32 Mi slots) for an ending, or an
     eighth of the memory of a smaller machine, and 4 GiB for a full deal, or

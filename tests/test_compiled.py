@@ -38,7 +38,7 @@ def test_compiled_after_warm_up():
 SOLVE_AND_COUNT_MISSES = """
 import random
 from numba.core.dispatcher import Dispatcher
-from solver.playouts import greedy_card, playout
+from solver.playouts import greedy_card, greedy_reply_values, playout
 from solver import _kernels, solve, Position
 from solver.compiled import is_compiled
 ready = is_compiled()
@@ -46,6 +46,7 @@ solve("J9.J4..52 .K75.6.N8 A753.8.5. 0 -")
 position = Position.parse("J9.J4..52 .K75.6.N8 A753.8.5. 0 -")
 playout(position.hands, position.leader, position.trick, random.Random(1), epsilon=0.2)
 greedy_card(position.hands[0], [])
+greedy_reply_values(position.hands, position.leader, [])
 kernels = [f for f in vars(_kernels).values() if isinstance(f, Dispatcher)]
 print(ready, sum(sum(f.stats.cache_misses.values()) for f in kernels))
 """

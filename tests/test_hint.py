@@ -31,7 +31,14 @@ from solver.cards import Card, parse_hand
 from solver.errors import OptionError
 from solver.match import Hand, random_player
 from solver.maxn import solve_maxn
-from solver.playouts import greedy_card, play_until, playout
+from solver.playouts import (
+    Policy,
+    greedy_card,
+    greedy_reply,
+    greedy_reply_values,
+    play_until,
+    playout,
+)
 from solver.rules import trick_winner
 from solver.sampling import ViewSampler
 
@@ -221,10 +228,12 @@ def test_single_deal_view_equals_the_open_hand_solver():
 
 
 def test_true_deal_as_the_only_sample_in_both_modes():
+    # the other seats not modelled (the model may draw them as greedy, and
+    # then the values are the best reply to greedy: tested below)
     for seed in range(6):
         position = record_cut(seed + 10, 6).final
         mover = position.to_move
-        maxn = hint(None, deals=[position], mode="maxn", policy_weight=0)
+        maxn = hint(None, deals=[position], mode="maxn", policy_weight=0, opponents="greedy")
         truth = solve_maxn(position, card_results=True, line=False)
         assert {e.card: e.mean for e in maxn} == {
             c: r[mover] for c, r in truth.card_results.items()
@@ -425,7 +434,8 @@ def test_weighted_hint_is_reproducible_and_counts_its_deals():
 
 def test_horizon_rollouts_end_in_the_exact_value():
     # with every card's playout ending at once (horizon at least the cards
-    # held), a rollout value is the exact value after the card
+    # held), a rollout value is the exact value after the card (the other
+    # seats greedy in the playouts, not read as greedy: max^n at the end)
     for seed in range(4):
         position = record_cut(seed + 20, 5).final
         mover = position.to_move
@@ -437,6 +447,7 @@ def test_horizon_rollouts_end_in_the_exact_value():
             seed=1,
             evaluation="playout",
             policy_weight=0,
+            opponents="greedy",
         )
         assert result.exact == 0
         for entry in result:
@@ -667,3 +678,76 @@ def test_guaranteed_values_and_match_chances_are_not_blended():
             blended = hint(view, 4, 0, seed=2, policy_weight=1, **keywords)
             assert blended.policy_weight == 0
             assert [(e.card, e.mean) for e in blended] == [(e.card, e.mean) for e in alone]
+
+
+def reference_greedy_reply(position: Position, seat: int) -> int:
+    """The most Coins ``seat`` takes from ``position`` on with the other seats
+    playing greedy's card: every order of its own cards, through Position."""
+    if position.is_terminal:
+        return 0
+    if position.to_move != seat:
+        after = position.play(reference_greedy(position.hands[position.to_move], position.trick))
+        return after.taken[seat] - position.taken[seat] + reference_greedy_reply(after, seat)
+    return max(
+        position.play(card).taken[seat]
+        - position.taken[seat]
+        + reference_greedy_reply(position.play(card), seat)
+        for card in position.legal_cards()
+    )
+
+
+@pytest.mark.kernels
+def test_the_best_reply_to_greedy_seats_matches_a_plain_search():
+    rng = random.Random(12)
+    for _ in range(150):
+        position = random_ending(rng, rng.randrange(1, 6))
+        mover = position.to_move
+        trick = [int(c) for c in position.trick]
+        values = greedy_reply_values(position.hands, position.leader, trick)
+        assert set(values) == {int(c) for c in position.legal_cards()}
+        for card, value in values.items():
+            after = position.play(card)
+            gained = after.taken[mover] - position.taken[mover]
+            assert value == gained + reference_greedy_reply(after, mover)
+        for seat in range(3):
+            assert greedy_reply(position.hands, position.leader, trick, seat) == (
+                reference_greedy_reply(position, seat)
+            )
+
+
+def test_the_exact_part_replies_to_seats_read_as_greedy():
+    # both other seats greedy: the best reply to them; otherwise max^n
+    greedy, noisy, random_kind = Policy(0.02, 0.0), Policy(0.0, 2.0), Policy(1.0, 0.0)
+    evaluator = PlayoutEvaluator(exact_cards=5)
+    replied = 0
+    for seed in range(12):
+        position = random_ending(random.Random(seed), 4)
+        mover = position.to_move
+        others = [s for s in range(3) if s != mover]
+        rng = random.Random(seed)
+        reply = greedy_reply_values(position.hands, position.leader, list(map(int, position.trick)))
+        maxn = solve_maxn(position, line=False).card_results
+        got = evaluator(position, None, rng, {s: greedy for s in others})
+        assert got.exact and got.values == {Card(c): float(v) for c, v in reply.items()}
+        for kinds in (
+            None,
+            {others[0]: greedy, others[1]: noisy},
+            {s: random_kind for s in others},
+        ):
+            got = evaluator(position, None, rng, kinds)
+            assert got.values == {c: float(r[mover]) for c, r in maxn.items()}
+        replied += any(reply[int(c)] != r[mover] for c, r in maxn.items())
+    assert replied  # the two values differ somewhere, so the test tells them apart
+
+
+def test_playouts_against_greedy_seats_end_in_the_best_reply():
+    # every card's playout ends at once (horizon at least the cards held): its
+    # value is the best reply to the greedy seats after the card
+    for seed in range(4):
+        position = record_cut(seed + 20, 5).final
+        mover = position.to_move
+        kinds = {s: Policy(0.0, 0.0) for s in range(3) if s != mover}
+        evaluator = PlayoutEvaluator(exact_cards=0, horizon=5, rollouts=1)
+        values = evaluator(position, None, random.Random(1), kinds).values
+        reply = greedy_reply_values(position.hands, position.leader, list(map(int, position.trick)))
+        assert values == {Card(c): float(v) for c, v in reply.items()}

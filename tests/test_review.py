@@ -17,6 +17,7 @@ from analysis.reviews import ESTIMATE_TIE, LABELS, label_of, plot_review
 from coins import api
 from solver import Card, CoinsError, Hand, Position, Record
 from solver.maxn import solve_maxn
+from solver.table import clear_shared_tables
 
 SMALL = "7...2 K.3.. J.6.. 0 - 0,1,0"
 BLUNDER = f"{SMALL} | 2B 3O JC 7C KC 6O"  # seat 2's JC gives up the two Coins (test_analysis)
@@ -26,6 +27,14 @@ def played_by_greedy(cards: int, seed: int) -> str:
     """A record of greedy bots playing a ``cards``-card ending to its end."""
     start = Position.random(seed, cards)
     return str(Hand([greedy_bot] * 3, seed=seed, start=start).play().record)
+
+
+@pytest.fixture(autouse=True)
+def fresh_solver_tables():
+    """Each test's searches start from empty tables, as in a new process: what
+    the suite ran before would change the nodes a review takes, and so which
+    cards a node budget reaches."""
+    clear_shared_tables()
 
 
 @pytest.fixture(scope="module")
