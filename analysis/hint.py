@@ -21,7 +21,9 @@ OpenSpiel's injected evaluators configure their searches:
   (``"model"``, ``analysis.opponents``: the kind of each seat unknown too).
   ``opponents``: ``"greedy"``, the playouts play every seat greedy with
   random cards, or ``"model"``, each other seat by a kind of play drawn from
-  what its cards so far say of it in that deal; with either ``"model"`` the
+  what its cards so far say of it in that deal (where both are drawn as
+  greedy, the deal's exact parts reply best to greedy's cards:
+  ``analysis.evaluators``); with either ``"model"`` the
   hint reports that belief (``Hint.beliefs``). ``policy_weight``: in a
   hint for own points, each card's value in a deal is blended with the
   value the card policy learned by self-play gives it from the mover's
