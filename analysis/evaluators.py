@@ -169,11 +169,10 @@ class PlayoutEvaluator(_PointsEvaluator):
             hands, leader, trick, points = play_until(
                 after.hands, after.leader, after.trick, stream, self.epsilon, self.horizon, policies
             )
-            rest = Position(tuple(hands), leader, tuple(trick))
-            if reply:
-                end = greedy_reply(rest.hands, rest.leader, [int(c) for c in rest.trick], mover)
+            if reply:  # on the playout's bare ints: no Position to build and check
+                end = greedy_reply(hands, leader, trick, mover)
             else:
-                end = _exact_value(rest, mover, self.mode)
+                end = _exact_value(Position(tuple(hands), leader, tuple(trick)), mover, self.mode)
             total += points[mover] + end
         # points of a trick the card completed are in after.taken, not in the playout
         return total / self.rollouts + (after.taken[mover] - position.taken[mover])
@@ -281,7 +280,9 @@ def _plays_greedy(kinds: Kinds, mover: int) -> bool:
     """Whether ``kinds`` plays both other seats by greedy's card, bar at most
     ``GREEDY_AT_MOST`` random cards: the exact parts then reply best to greedy
     instead of assuming max^n opponents."""
-    others = [kinds.get(seat) for seat in range(3) if seat != mover] if kinds else [None]
+    if not kinds:
+        return False
+    others = (kinds.get(seat) for seat in range(3) if seat != mover)
     return all(p is not None and p.temperature == 0 and p.epsilon <= GREEDY_AT_MOST for p in others)
 
 
