@@ -340,7 +340,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{source}: {row['positions']} positions, {row['decisive']} decisive ({sizes})")
     if args.check:
         overlaps = seeds_overlap()
-        misplaced = {p.name: misplaced_seeds(p) for p in sorted(SETS.glob("*.jsonl"))}
+        misplaced = {p.name: misplaced_seeds(p) for p in sorted(SETS.glob("*.jsonl*"))}
         print("seed ranges:", "disjoint" if not overlaps else f"overlap {overlaps}")
         for name, seeds in misplaced.items():
             print(f"{name}: {'every seed in its range' if not seeds else seeds}")
