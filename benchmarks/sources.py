@@ -286,6 +286,11 @@ def read_records(path: Path) -> list[dict]:
     return evaluator.read_suite(path)
 
 
+def set_files() -> list[Path]:
+    """Every set file under ``SETS``, a test set's ``.partial`` part included."""
+    return sorted(SETS.glob("*.jsonl*"))
+
+
 def misplaced_seeds(path: Path) -> list[int]:
     """Seeds in the file outside its role's range (none, if all is well)."""
     seeds = role_seeds(read_header(path)["set"])
@@ -340,7 +345,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{source}: {row['positions']} positions, {row['decisive']} decisive ({sizes})")
     if args.check:
         overlaps = seeds_overlap()
-        misplaced = {p.name: misplaced_seeds(p) for p in sorted(SETS.glob("*.jsonl*"))}
+        misplaced = {p.name: misplaced_seeds(p) for p in set_files()}
         print("seed ranges:", "disjoint" if not overlaps else f"overlap {overlaps}")
         for name, seeds in misplaced.items():
             print(f"{name}: {'every seed in its range' if not seeds else seeds}")

@@ -97,9 +97,7 @@ def test_labels_are_every_cards_exact_result():
 
 def test_role_seeds_are_disjoint_from_each_other_and_from_earlier_sets(monkeypatch):
     assert sources.seeds_overlap() == []
-    for path in sources.SETS.glob(
-        "*.jsonl*"
-    ):  # every committed set (or part made) within its role's seeds
+    for path in sources.set_files():  # every committed set (or part made) within its role's seeds
         assert sources.misplaced_seeds(path) == []
     for role in sources.ROLES:
         seeds = sources.role_seeds(role)
