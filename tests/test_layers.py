@@ -115,7 +115,7 @@ def test_the_exact_reach_keeps_its_measured_values():
         "analyze_points": 9,
         "decision_chances": 6,
     }
-    assert dict(EXACT_REACH.estimate_exact_share) == {7: 0.8, 8: 0.5, 9: 0.4}
+    assert dict(EXACT_REACH.estimate_exact_share) == {7: 0.8, 8: 0.5, 9: 0.75}
 
 
 def test_no_analysis_module_keeps_a_threshold_of_its_own():
