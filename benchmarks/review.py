@@ -15,12 +15,17 @@
   cards a hand estimated (the estimate's default time), against the exact
   max^n costs of the same decisions (no limit): how often the mark
   (none, inaccuracy, mistake, blunder) agrees, how often "marked or not"
-  agrees, and the mean absolute error of the costs, with 95% intervals.
+  agrees, and the mean absolute error of the costs, with 95% intervals, in
+  all and by cards a hand. The exact costs are read from ``--truth``
+  (``sets/review_truth.jsonl``: every card's exact max^n result of positions
+  solved before, which never change), and positions not there are solved
+  and added to it, so that a second run takes minutes instead of an hour.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import time
@@ -37,6 +42,7 @@ from .strength import _commit, save_report
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "review.json"
+TRUTH = HERE / "sets" / "review_truth.jsonl"
 QUICK_RESULTS = HERE / "results" / "review.quick.tmp"
 Z95 = 1.959964
 PIMC_SAMPLES = 20  # the line-up's pimc: a quick player, so that hands are played in seconds
@@ -100,20 +106,66 @@ def measure_timing(deals: int, seed: int, seat: int | None, cards: int) -> dict:
     }
 
 
-def measure_agreement(hands: int, seed: int, cards: int, exact_cards: int) -> dict:
+class Truth:
+    """Exact max^n card results by position, kept in a JSON-lines file (None: in
+    memory only); a position not there is solved with no limit and added."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.known: dict[str, dict] = {}
+        if path is not None and path.exists():
+            for line in path.read_text().splitlines():
+                row = json.loads(line)
+                self.known[row["position"]] = row["card_results"]
+
+    def card_results(self, position: Position) -> dict[str, list[int]]:
+        key = str(position)
+        if key not in self.known:
+            found = solve_maxn(position, line=False).card_results
+            self.known[key] = {str(c): list(v) for c, v in found.items()}
+            if self.path is not None:
+                with self.path.open("a") as file:
+                    file.write(
+                        json.dumps({"position": key, "card_results": self.known[key]}) + "\n"
+                    )
+        return self.known[key]
+
+
+def agreement_figures(decisions: list[dict]) -> dict:
+    """How often the marks, and marked-or-not, agree (95% intervals), and the costs' error."""
+    n = len(decisions)
+    same = sum(d["estimated_label"] == d["exact_label"] for d in decisions)
+    marked = sum((d["estimated_label"] is None) == (d["exact_label"] is None) for d in decisions)
+    errors = [abs(d["estimated_cost"] - d["exact_cost"]) for d in decisions]
+    return {
+        "decisions": n,
+        "exact_marked": sum(d["exact_label"] is not None for d in decisions),
+        "label_agreement": round(same / n, 4) if n else None,
+        "label_interval": wilson(same, n),
+        "marked_agreement": round(marked / n, 4) if n else None,
+        "marked_interval": wilson(marked, n),
+        "mean_abs_error": round(statistics.mean(errors), 4) if n else None,
+    }
+
+
+def measure_agreement(
+    hands: int, seed: int, cards: int, exact_cards: int, truth: Truth | None = None
+) -> dict:
+    truth = truth or Truth(None)
     decisions = []
     for index in range(hands):
         found = review(played(index, seed, cards), exact_cards=exact_cards)
         for move in found.moves:
             if not move.estimated:
                 continue
-            truth = solve_maxn(move.position, line=False).card_results
-            own = [r[move.seat] for r in truth.values()]
-            exact_cost = max(own) - truth[move.card][move.seat]
+            exact = truth.card_results(move.position)
+            own = [r[move.seat] for r in exact.values()]
+            exact_cost = max(own) - exact[str(move.card)][move.seat]
             decisions.append(
                 {
                     "hand": index,
                     "number": move.number,
+                    "cards": move.position.cards_per_hand,
                     "estimated_cost": round(move.maxn_cost, 3),
                     "exact_cost": exact_cost,
                     "estimated_label": move.open_label,
@@ -121,24 +173,18 @@ def measure_agreement(hands: int, seed: int, cards: int, exact_cards: int) -> di
                 }
             )
         print(f"hand {index}: {len(decisions)} estimated decisions so far", flush=True)
-    n = len(decisions)
-    same = sum(d["estimated_label"] == d["exact_label"] for d in decisions)
-    marked = sum((d["estimated_label"] is None) == (d["exact_label"] is None) for d in decisions)
-    errors = [abs(d["estimated_cost"] - d["exact_cost"]) for d in decisions]
-    exact_marks = sum(d["exact_label"] is not None for d in decisions)
-    return {
-        "hands": hands,
-        "cards": cards,
-        "exact_cards": exact_cards,
-        "decisions": n,
-        "exact_marked": exact_marks,
-        "label_agreement": round(same / n, 4) if n else None,
-        "label_interval": wilson(same, n),
-        "marked_agreement": round(marked / n, 4) if n else None,
-        "marked_interval": wilson(marked, n),
-        "mean_abs_error": round(statistics.mean(errors), 4) if n else None,
-        "rows": decisions,
-    }
+    sizes = sorted({d["cards"] for d in decisions})
+    return (
+        {"hands": hands, "cards": cards, "exact_cards": exact_cards}
+        | agreement_figures(decisions)
+        | {
+            "by_cards": {
+                str(size): agreement_figures([d for d in decisions if d["cards"] == size])
+                for size in sizes
+            },
+            "rows": decisions,
+        }
+    )
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -183,6 +229,13 @@ def main(argv: list[str] | None = None) -> dict:
     )
     parser.add_argument("--parts", nargs="*", default=["timing", "agreement"])
     parser.add_argument(
+        "--truth",
+        type=Path,
+        default=TRUTH,
+        help="exact results solved before, added to as it goes (default "
+        "sets/review_truth.jsonl; a --quick run keeps them in memory)",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help=f"a tiny run (2 hands of 6 cards timed, 2 of 8 for the agreement), "
@@ -207,7 +260,11 @@ def main(argv: list[str] | None = None) -> dict:
         )
     if "agreement" in args.parts:
         agreement = report["agreement"] = measure_agreement(
-            args.hands, args.seed + 1, args.cards, args.exact_cards
+            args.hands,
+            args.seed + 1,
+            args.cards,
+            args.exact_cards,
+            Truth(None if args.quick else args.truth),
         )
         if agreement["decisions"]:
             low, high = agreement["label_interval"]
@@ -219,6 +276,12 @@ def main(argv: list[str] | None = None) -> dict:
                 f"{agreement['mean_abs_error']:.3f} points",
                 flush=True,
             )
+            for size, figures in agreement["by_cards"].items():
+                print(
+                    f"  {size} cards a hand: {figures['label_agreement']:.1%} of "
+                    f"{figures['decisions']}",
+                    flush=True,
+                )
     save_report(output, report)
     return report
 

@@ -4,6 +4,8 @@ import json
 
 from analysis.reviews import LABELS
 from benchmarks import review as benchmark
+from solver import Position
+from solver.maxn import solve_maxn
 
 
 def test_quick_review_run(tmp_path):
@@ -26,3 +28,23 @@ def test_quick_review_run(tmp_path):
 def test_quick_runs_leave_the_committed_results_alone():
     assert benchmark.QUICK_RESULTS != benchmark.RESULTS
     assert benchmark.QUICK_RESULTS.name.endswith(".tmp")  # ignored by git
+
+
+def test_truth_solves_what_it_lacks_and_reads_what_it_has(tmp_path):
+    path = tmp_path / "truth.jsonl"
+    position = Position.random(3, 4)
+    found = benchmark.Truth(path).card_results(position)
+    exact = solve_maxn(position, line=False).card_results
+    assert found == {str(c): list(v) for c, v in exact.items()}
+    assert [json.loads(line)["position"] for line in path.read_text().splitlines()] == [
+        str(position)
+    ]
+    # a later run reads the file instead of solving: a planted answer comes back as is
+    other = Position.random(4, 4)
+    planted = {"position": str(other), "card_results": {"2C": [9, 9, 9]}}
+    with path.open("a") as file:
+        file.write(json.dumps(planted) + "\n")
+    again = benchmark.Truth(path)
+    assert again.card_results(other) == {"2C": [9, 9, 9]}
+    assert again.card_results(position) == found
+    assert len(path.read_text().splitlines()) == 2
