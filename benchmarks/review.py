@@ -210,8 +210,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument(
         "--hands",
         type=int,
-        default=30,
-        help="hands of --cards cards for the agreement (default 30)",
+        default=90,
+        help="hands of --cards cards for the agreement (default 90)",
     )
     parser.add_argument("--cards", type=int, default=10)
     parser.add_argument(
