@@ -17,7 +17,7 @@
   (none, inaccuracy, mistake, blunder) agrees, how often "marked or not"
   agrees, and the mean absolute error of the costs, with 95% intervals, in
   all and by cards a hand. The exact costs are read from ``--truth``
-  (``sets/review_truth.jsonl``: every card's exact max^n result of positions
+  (``review_truth.jsonl``: every card's exact max^n result of positions
   solved before, which never change), and positions not there are solved
   and added to it, so that a second run takes minutes instead of an hour.
 """
@@ -42,7 +42,7 @@ from .strength import _commit, save_report
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "review.json"
-TRUTH = HERE / "sets" / "review_truth.jsonl"
+TRUTH = HERE / "review_truth.jsonl"
 QUICK_RESULTS = HERE / "results" / "review.quick.tmp"
 Z95 = 1.959964
 PIMC_SAMPLES = 20  # the line-up's pimc: a quick player, so that hands are played in seconds
@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> dict:
         type=Path,
         default=TRUTH,
         help="exact results solved before, added to as it goes (default "
-        "sets/review_truth.jsonl; a --quick run keeps them in memory)",
+        "review_truth.jsonl; a --quick run keeps them in memory)",
     )
     parser.add_argument(
         "--quick",
