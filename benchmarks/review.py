@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import time
 from pathlib import Path
@@ -36,15 +35,15 @@ from analysis.bots import PimcBot, greedy_bot, random_bot
 from analysis.reviews import label_of
 from solver import Hand, Position
 from solver.compiled import ensure_compiled
-from solver.maxn import solve_maxn
+from solver.threads import DEFAULT_THREADS
 
+from .evaluator import exact_answers, wilson_interval
 from .strength import _commit, save_report
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "review.json"
 TRUTH = HERE / "review_truth.jsonl"
 QUICK_RESULTS = HERE / "results" / "review.quick.tmp"
-Z95 = 1.959964
 PIMC_SAMPLES = 20  # the line-up's pimc: a quick player, so that hands are played in seconds
 
 
@@ -62,13 +61,9 @@ def played(index: int, seed: int, cards: int) -> str:
 
 
 def wilson(hits: int, n: int) -> list[float] | None:
-    """The 95% Wilson interval of a share ``hits / n``."""
-    if not n:
-        return None
-    p = hits / n
-    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
-    return [round(centre - half, 4), round(centre + half, 4)]
+    """The 95% Wilson interval of a share ``hits / n``, to four places."""
+    interval = wilson_interval(hits, n)
+    return None if interval is None else [round(x, 4) for x in interval]
 
 
 def measure_timing(deals: int, seed: int, seat: int | None, cards: int) -> dict:
@@ -121,8 +116,7 @@ class Truth:
     def card_results(self, position: Position) -> dict[str, list[int]]:
         key = str(position)
         if key not in self.known:
-            found = solve_maxn(position, line=False).card_results
-            self.known[key] = {str(c): list(v) for c, v in found.items()}
+            self.known[key] = exact_answers(position, DEFAULT_THREADS)["card_results"]
             if self.path is not None:
                 with self.path.open("a") as file:
                     file.write(
@@ -148,10 +142,7 @@ def agreement_figures(decisions: list[dict]) -> dict:
     }
 
 
-def measure_agreement(
-    hands: int, seed: int, cards: int, exact_cards: int, truth: Truth | None = None
-) -> dict:
-    truth = truth or Truth(None)
+def measure_agreement(hands: int, seed: int, cards: int, exact_cards: int, truth: Truth) -> dict:
     decisions = []
     for index in range(hands):
         found = review(played(index, seed, cards), exact_cards=exact_cards)
