@@ -4,7 +4,12 @@
 search (``solver.maxn``) finishes within its share of the time, and
 otherwise estimates: the equilibrium is searched to a depth of a few
 tricks and the positions where the search stops are valued by a network
-trained on exact values (``solver.evaluator``). The depth grows one trick at
+trained on exact values (``solver.evaluator``). Each depth is searched
+twice and the two averaged: once with choices between near-equal cards
+made soft (the network's errors make them a guess), once with the
+network's points rounded to whole ones and every choice hard, so that
+seats meet ties as in the exact game, where an indifferent seat's card
+often decides another's points. The depth grows one trick at
 a time while the time allows, and the deepest finished search answers; when
 the next depth does not fit for every card, the time left searches the
 contenders for best one trick deeper, the best first, until the best card is
@@ -49,10 +54,16 @@ DEFAULT_TIME_LIMIT = 1.0
 # cards than two on the sets chosen on (docs/experiments.md), now that the
 # boundary table lets them finish within a second.
 MAX_POINTS_DEPTH = 2
+# The weight of the search in whole points beside the soft one: each alone picked
+# worse cards and marked worse costs than the two averaged (docs/experiments.md).
+WHOLE_POINTS_WEIGHT = 0.5
 # With every hand open a card's points are whole, so an estimated card less than
 # half a point behind the best may well be worth as much: too close to call.
 ESTIMATE_TIE = 0.5
-_MIN_RATE = 2e5  # nodes a second assumed before the first search has measured one
+# Nodes a second assumed at the least: the first depth's few hundred nodes measure
+# mostly the calls around them, while the two-trick searches run at 1-1.5 million
+# nodes a second on two threads (a busier machine is held by the deadline).
+_MIN_RATE = 1e6
 
 
 def tied_cards(card_results: dict, mover: int, estimated: bool) -> list[Card]:
@@ -169,7 +180,7 @@ def _estimate_points(run: _Run, threads: int, net) -> Estimate:
         if exact.exact:
             return run.answer(exact.card_results, exact=True)
     results, depth = run.deepen(
-        lambda tricks, budget, deadline: search_card_results(
+        lambda tricks, budget, deadline: _card_points(
             position, tricks, budget, net=net, threads=threads, deadline=deadline
         ),
         MAX_POINTS_DEPTH,
@@ -293,7 +304,7 @@ def _deepen_contenders(position, values, tricks, deadline, threads, net):
             cards.append(preferred_card(others, mover))
             others = {c: r for c, r in others.items() if c != cards[-1]}
         try:  # bounded by the clock: node rates vary with depth
-            found, spent = search_card_results(
+            found, spent = _card_points(
                 position, tricks, cards=cards, net=net, threads=threads, deadline=deadline
             )
         except BudgetExhausted:
@@ -303,6 +314,24 @@ def _deepen_contenders(position, values, tricks, deadline, threads, net):
             values[card] = tuple(result)
             deeper.add(card)
     return deeper, nodes
+
+
+def _card_points(position, tricks, max_nodes=None, *, cards=None, net, threads, deadline):
+    """``search_card_results`` soft and in whole points, averaged by
+    ``WHOLE_POINTS_WEIGHT`` (each search gets half of ``max_nodes``), and the
+    nodes of both."""
+    budget = None if max_nodes is None else max(1, max_nodes // 2)
+    common = dict(cards=cards, net=net, threads=threads, deadline=deadline)
+    soft, nodes = search_card_results(position, tricks, budget, **common)
+    whole, more = search_card_results(
+        position, tricks, budget, softness=0.0, whole_points=True, **common
+    )
+    weight = WHOLE_POINTS_WEIGHT
+    blended = {
+        card: [(1 - weight) * a + weight * b for a, b in zip(soft[card], whole[card])]
+        for card in soft
+    }
+    return blended, nodes + more
 
 
 def _tricks_to_end(position: Position) -> int:

@@ -2104,6 +2104,34 @@ def _leaf_value(hands, leader, net, x, out):
 
 
 @njit
+def whole_points(value):
+    """Round the network's points ``value`` (by seat) to whole points that
+    still add up to the Coins left: each seat's whole part, then the points
+    left over to the largest remainders (the lower seat first on equal ones).
+    Exact values are whole, and a seat's choice among exactly equal ones
+    follows RULES.md's tie rule; leaves in whole points let a search make
+    those ties as the exact one does."""
+    w0, w1, w2 = np.floor(value[0]), np.floor(value[1]), np.floor(value[2])
+    r0, r1, r2 = value[0] - w0, value[1] - w1, value[2] - w2
+    left = np.rint(value[0] + value[1] + value[2]) - w0 - w1 - w2
+    while left > 0.5:  # at most two points: each remainder is below one
+        if r0 >= r1 and r0 >= r2:
+            w0 += 1.0
+            r0 = -1.0
+        elif r1 >= r2:
+            w1 += 1.0
+            r1 = -1.0
+        else:
+            w2 += 1.0
+            r2 = -1.0
+        left -= 1.0
+    value[0] = w0
+    value[1] = w1
+    value[2] = w2
+    return value
+
+
+@njit
 def next_hand_chances(n0, n1, n2, leader, table):
     """Seats 0, 1, 2's chances from the start of a hand that ``leader`` leads with
     needs n0, n1, n2 (each at least 1), from ``table[leader's, next's, third's
@@ -2185,7 +2213,7 @@ def _points_to_chances(e0, e1, e2, n0, n1, n2, coins, table, grid, out):
 # which differs by the kind of value (``POINTS``, ``CHANCES``) in three steps:
 #
 # - the value of a leaf. Points: the network's points for the rest of the hand
-#   where the search stops. Chances: 1 for the
+#   where the search stops (or those rounded to whole points). Chances: 1 for the
 #   seat whose trick reached its need (the match is over); at the hand's last
 #   trick, played out, the next-hands table at the needs left; the network's
 #   points turned into chances where the search stops; or a table entry.
@@ -2381,10 +2409,10 @@ def _keep_boundary(state, ply, table, value, stats):
 
 
 @njit_inline
-def _points_leaf(state, child, net, table, x, value, stats):
+def _points_leaf(state, child, net, whole, table, x, value, stats):
     """Points: is ``child`` a leaf? The hand is over, or the table knows the
-    boundary, or the search stops there (valued by the network); ``value`` gets
-    its points from there on. A leaf read from the table is of the kind its
+    boundary, or the search stops there (valued by the network, in whole points
+    when ``whole``); ``value`` gets its points from there on. A leaf read from the table is of the kind its
     search was: valued by the network unless that reached the end of the hand."""
     hands = state.hands
     if state.n_trick[child] != 0:
@@ -2400,6 +2428,8 @@ def _points_leaf(state, child, net, table, x, value, stats):
         return SEARCHED
     stats[STAT_NETWORK_LEAVES] += 1
     _leaf_value(hands[child], state.leaders[child], net, x, value)
+    if whole:
+        whole_points(value)
     _keep_boundary(state, child, table, value, stats)
     return NETWORK_LEAF
 
@@ -2538,11 +2568,24 @@ def _choose_chances(state, ply, mover, card, value):
 
 @njit_inline
 def _limited_search(
-    kind, start, net, softness, match, table, path, values, max_nodes, stop, root_results, stats
+    kind,
+    start,
+    net,
+    softness,
+    whole,
+    match,
+    table,
+    path,
+    values,
+    max_nodes,
+    stop,
+    root_results,
+    stats,
 ):
     """The loop of ``estimate_search`` (``kind`` POINTS) and ``match_search``
     (CHANCES): see the section's head. A points search's ``match`` and a
-    chances search's ``softness`` are placeholders of the right types."""
+    chances search's ``softness`` and ``whole`` are placeholders of the right
+    types."""
     stop = borrowed(stop)
     root_results = borrowed(root_results)
     stats = borrowed(stats)
@@ -2567,7 +2610,7 @@ def _limited_search(
             child = ply + 1
             winner = _limited_step(state, ply, moves[ply, i])
             if kind == POINTS:
-                leaf = _points_leaf(state, child, net, table, x, value, stats)
+                leaf = _points_leaf(state, child, net, whole, table, x, value, stats)
             elif winner >= 0:
                 leaf = _chances_leaf(state, child, winner, match, net, table, x, grid, value, stats)
             else:
@@ -2613,13 +2656,14 @@ def _limited_search(
 
 @njit
 def estimate_search(
-    start, net, softness, table, path, values, max_nodes, stop, root_results, stats
+    start, net, softness, whole, table, path, values, max_nodes, stop, root_results, stats
 ):
     """Estimated max^n points after each card of ``start`` (a ``SearchRoot``),
     from the root on, into ``root_results[i]``: searched ``start.tricks``
     tricks deep, the network ``net`` (``Net``) valuing the trick boundaries
-    where that stops; a choice the network decides is soft by ``softness``
-    points (0: the hard max^n choice everywhere). ``table``: a
+    where that stops (in whole points when ``whole``: ``whole_points``); a
+    choice the network decides is soft by ``softness`` points (0: the hard
+    max^n choice everywhere). ``table``: a
     ``BoundaryTable`` (with no slots: none); ``path`` and ``values``:
     ``new_limited_path()``.
 
@@ -2632,6 +2676,7 @@ def estimate_search(
         start,
         net,
         softness,
+        whole,
         no_match,
         table,
         path,
@@ -2656,7 +2701,19 @@ def match_search(start, net, match, table, path, values, max_nodes, stop, root_r
     limit) ran out or ``stop[0]`` was set. ``stats`` (``LIMITED_STATS`` slots)
     gains nodes, table hits and stores, and network leaves."""
     return _limited_search(
-        CHANCES, start, net, 0.0, match, table, path, values, max_nodes, stop, root_results, stats
+        CHANCES,
+        start,
+        net,
+        0.0,
+        False,
+        match,
+        table,
+        path,
+        values,
+        max_nodes,
+        stop,
+        root_results,
+        stats,
     )
 
 

@@ -205,13 +205,16 @@ def search_card_results(
     threads: int = 1,
     deadline: float | None = None,
     softness: float = SOFTNESS,
+    whole_points: bool = False,
 ) -> tuple[dict[Card, list[float]], int]:
     """Every card of the mover (or only ``cards``, and the cards equivalent to
     them) with the three seats' estimated points after it (from the position
     on), searching ``tricks`` tricks (the current one counts) and valuing the
     rest with the network; and the nodes searched. Below the root, a choice
     the network decides is soft by ``softness`` points (0: the hard max^n
-    choice).
+    choice). ``whole_points`` rounds the network's points to whole ones
+    (``_kernels.whole_points``), so that a hard choice meets ties as the exact
+    search does.
 
     Cards of a run of equivalents share one search. ``threads`` shares the
     root cards out; ``max_nodes`` (each thread its share) and ``deadline`` (a
@@ -223,6 +226,8 @@ def search_card_results(
     if isinstance(tricks, bool) or not isinstance(tricks, int) or tricks < 1:
         raise CoinsError(f"tricks must be a whole number of tricks from 1, not {tricks!r}")
     softness = checks.points(softness, "softness")
+    if not isinstance(whole_points, bool):
+        raise CoinsError(f"whole_points must be True or False, not {whole_points!r}")
     net = net or default_net()
     root = k.root_array(position.hands, position.leader, position.trick)
     hand = position.hands[position.to_move]
@@ -238,7 +243,7 @@ def search_card_results(
         count = len(representatives)
     threads = max(1, min(threads, count))
     stats = np.zeros((threads, k.LIMITED_STATS), dtype=np.int64)
-    word = table_word(net, softness)
+    word = table_word(net, softness, whole_points)
     bits = table_bits(min(position.cards_per_hand, tricks + 3)) if tricks > 1 else None
     shares = [np.ascontiguousarray(representatives[t::threads]) for t in range(threads)]
     parts = [np.zeros((len(share), 3)) for share in shares]
@@ -248,6 +253,7 @@ def search_card_results(
             k.SearchRoot(root, tricks, shares[t], len(shares[t])),
             net.kernel_net,
             softness,
+            whole_points,
             boundary_table(bits, word),
             *limited_path(),
             budget,

@@ -15,6 +15,8 @@ from importlib import import_module
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from analysis import estimate, preferred_card
 from solver import Card, CoinsError, MatchState, Position
@@ -93,6 +95,53 @@ def test_soft_choices_move_the_values_where_the_network_decides():
     assert moved >= 3
 
 
+def _whole(values):
+    """Largest remainders, written plainly: whole parts, then the points left
+    over one each to the seats with the largest fractions (lower seat first)."""
+    whole = [math.floor(v) for v in values]
+    left = round(sum(values)) - sum(whole)
+    order = sorted(range(3), key=lambda s: (-(values[s] - whole[s]), s))
+    for seat in order[:left]:
+        whole[seat] += 1
+    return tuple(float(w) for w in whole)
+
+
+@pytest.mark.kernels
+@given(
+    st.integers(0, 12),
+    st.lists(st.floats(0.001, 1.0, allow_nan=False), min_size=3, max_size=3),
+)
+def test_whole_points_keep_the_coins_and_the_largest_remainders(coins, weights):
+    shares = np.array(weights) / sum(weights) * coins
+    rounded = k.whole_points(shares.copy())
+    assert tuple(rounded) == _whole(list(shares))
+    assert sum(rounded) == coins
+    assert all(abs(r - v) < 1 for r, v in zip(rounded, shares))
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("seed", range(12))
+def test_search_in_whole_points_agrees_with_its_naive_twin(seed):
+    """Leaves rounded to whole points, every choice hard: the twin's leaves are
+    the network's values rounded by ``_whole``; every result is whole."""
+    rng = random.Random(100 + seed)
+    position = random_ending(rng, 4)
+    net = default_net()
+    tricks = rng.randrange(1, 4)
+    found, _ = search_card_results(position, tricks, softness=0, whole_points=True)
+    expected = depth_limited(position, tricks, lambda p: _whole(net.value(p)), 0.0)
+    assert found.keys() == expected.keys()
+    for card, values in found.items():
+        assert _close(values, expected[card]), (str(position), card)
+        assert all(v == round(v) for v in values)
+
+
+def test_search_rejects_whole_points_not_a_flag():
+    position = random_ending(random.Random(1), 3)
+    with pytest.raises(CoinsError, match="whole_points must be True or False"):
+        search_card_results(position, 1, whole_points=1)
+
+
 @pytest.mark.parametrize("softness", [-0.1, math.inf, math.nan, "0.1", True])
 def test_search_rejects_bad_softness(softness):
     position = random_ending(random.Random(1), 3)
@@ -138,14 +187,14 @@ def test_search_refuses_cards_the_mover_does_not_hold():
 def test_contenders_are_searched_deeper_until_the_best_card_is_one():
     """With the time to spare, the best card comes from a search one trick
     deeper, and each card searched deeper has that search's values."""
-    from analysis.estimate import _deepen_contenders
+    from analysis.estimate import _card_points, _deepen_contenders
 
     position = Position.random(11, 7, 2)
-    shallow, _ = search_card_results(position, 1)
+    shallow, _ = _card_points(position, 1, net=None, threads=2, deadline=None)
     values = {c: tuple(v) for c, v in shallow.items()}
     deeper, nodes = _deepen_contenders(position, values, 2, time.perf_counter() + 60, 2, None)
     assert nodes > 0 and preferred_card(values, position.to_move) in deeper
-    full, _ = search_card_results(position, 2)
+    full, _ = _card_points(position, 2, net=None, threads=2, deadline=None)
     assert all(values[c] == tuple(full[c]) for c in deeper)
     assert all(values[c] == tuple(shallow[c]) for c in values if c not in deeper)
 
@@ -159,6 +208,23 @@ def test_estimate_is_exact_within_reach():
         assert result.exact and result.depth is None
         assert result.card_results == {c: tuple(v) for c, v in exact.card_results.items()}
         assert result.best == exact.line[0]
+
+
+@pytest.mark.kernels
+def test_estimate_averages_the_soft_search_and_the_one_in_whole_points():
+    """Beyond exact reach, with the time for its whole depth: each card's values
+    are the two searches' at that depth, weighed by WHOLE_POINTS_WEIGHT."""
+    weight = estimate_module.WHOLE_POINTS_WEIGHT
+    assert 0 < weight < 1
+    position = Position.random(3, 10, 1)
+    result = estimate(position, 30.0)
+    assert not result.exact and result.depth == estimate_module.MAX_POINTS_DEPTH
+    soft, _ = search_card_results(position, result.depth)
+    whole, _ = search_card_results(position, result.depth, softness=0, whole_points=True)
+    assert any(not _close(soft[c], whole[c]) for c in soft)  # two opinions, not one
+    for card, values in result.card_results.items():
+        blend = [(1 - weight) * a + weight * b for a, b in zip(soft[card], whole[card])]
+        assert _close(values, blend), card
 
 
 def test_estimate_beyond_reach_is_marked_and_complete():
