@@ -210,13 +210,15 @@ def test_estimate_is_exact_within_reach():
         assert result.best == exact.line[0]
 
 
-@pytest.mark.kernels
 def test_estimate_averages_the_soft_search_and_the_one_in_whole_points():
-    """Beyond exact reach, with the time for its whole depth: each card's values
-    are the two searches' at that depth, weighed by WHOLE_POINTS_WEIGHT."""
+    """Beyond exact reach, with the time for its whole depth (two cards on the
+    table: a two-trick search of a few thousand nodes): each card's values are
+    the two searches' at that depth, weighed by WHOLE_POINTS_WEIGHT."""
     weight = estimate_module.WHOLE_POINTS_WEIGHT
     assert 0 < weight < 1
     position = Position.random(3, 10, 1)
+    for _ in range(2):
+        position = position.play(position.legal_cards()[0])
     result = estimate(position, 30.0)
     assert not result.exact and result.depth == estimate_module.MAX_POINTS_DEPTH
     soft, _ = search_card_results(position, result.depth)
