@@ -383,6 +383,20 @@ def test_deal_weights_are_positive_and_the_likelihood_matches_the_model():
         )
 
 
+def test_a_weighted_pool_is_cut_short_by_the_time_limit_not_below_its_least():
+    """Ten uniform deals a deal asked for with no limit; with a limit already
+    spent, the pool stops at POOL_MIN, whatever the machine's speed."""
+    from analysis.hint import POOL_FACTOR, POOL_MIN, _pool
+
+    record = record_cut(3, 9)
+    sampler = ViewSampler(record.view(record.to_move))
+    unlimited = _pool(sampler, HintSettings(samples=30, time_limit=0), random.Random(1))
+    assert len(unlimited) == POOL_FACTOR * 30 > POOL_MIN
+    spent = _pool(sampler, HintSettings(samples=10_000, time_limit=1e-9), random.Random(1))
+    assert len(spent) == POOL_MIN
+    assert spent == unlimited[:POOL_MIN]  # the same deals, fewer of them
+
+
 def test_greedy_opponents_make_greedy_deals_likelier():
     # seats 1 and 2 play greedy, so the true deal explains their plays perfectly
     record = Hand([random_player, greedy_bot, greedy_bot], seed=4).play().record
