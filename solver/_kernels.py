@@ -2412,8 +2412,9 @@ def _keep_boundary(state, ply, table, value, stats):
 def _points_leaf(state, child, net, whole, table, x, value, stats):
     """Points: is ``child`` a leaf? The hand is over, or the table knows the
     boundary, or the search stops there (valued by the network, in whole points
-    when ``whole``); ``value`` gets its points from there on. A leaf read from the table is of the kind its
-    search was: valued by the network unless that reached the end of the hand."""
+    when ``whole``); ``value`` gets its points from there on. A leaf read from
+    the table is of the kind its search was: valued by the network unless that
+    reached the end of the hand."""
     hands = state.hands
     if state.n_trick[child] != 0:
         return SEARCHED
