@@ -23,7 +23,8 @@ Sources, each from its own seed:
 
 Roles: ``train`` (labels to train on), ``choose`` (to choose among
 estimates) and ``test`` (generated once, after the choices, from seeds
-nothing was tuned on). Each role has its own seed range, disjoint from the
+nothing was tuned on; ``test2`` a second one, drawn after the first had been
+looked at three times). Each role has its own seed range, disjoint from the
 others' and from the project's other sets; the file's first line records it.
 A train or choose file is resumed where it stopped; a test set is written to
 a ``.partial`` file and renamed when complete, and is never written over::
@@ -31,6 +32,7 @@ a ``.partial`` file and renamed when complete, and is never written over::
     python -m benchmarks.sources --role choose --sizes 8:16,9:12,10:6
     python -m benchmarks.sources --role train --sizes 8:10,9:8
     python -m benchmarks.sources --role test --sizes 8:8,9:12,10:16   # once, last (hours)
+    python -m benchmarks.sources --role test2 --sizes 8:4,9:12,10:16  # once, later
     python -m benchmarks.sources --summary benchmarks/sets/choose.jsonl
     python -m benchmarks.sources --check
 """
@@ -54,7 +56,10 @@ from . import evaluator
 SETS = Path(__file__).resolve().parent / "sets"
 # Each role's seeds: position j of size K from source s has seed
 # ROLES[role] + SOURCE_SPAN * s + SIZE_SPAN * K + j.
-ROLES = {"train": 5_000_000, "choose": 6_000_000, "test": 7_000_000}
+ROLES = {"train": 5_000_000, "choose": 6_000_000, "test": 7_000_000, "test2": 8_000_000}
+# Sets generated once and never written over: "test2" was drawn after the first
+# test set had been looked at three times (docs/experiments.md).
+TEST_ROLES = ("test", "test2")
 ROLE_SPAN = 1_000_000
 SOURCE_SPAN = 20_000
 SIZE_SPAN = 1_000
@@ -249,7 +254,7 @@ def make_set(
     ``sources`` tops up some sources only (default all)."""
     path = path or set_path(role)
     target = path
-    if role == "test":
+    if role in TEST_ROLES:
         if path.exists():
             raise SetExists(f"{path} exists: a test set is generated once and never again")
         target = path.with_name(path.name + ".partial")

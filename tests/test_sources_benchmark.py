@@ -110,19 +110,20 @@ def test_role_seeds_are_disjoint_from_each_other_and_from_earlier_sets(monkeypat
     assert ("test", "dev_positions") in sources.seeds_overlap()
 
 
-def test_a_test_set_is_made_once_and_never_written_over(tmp_path, monkeypatch):
+@pytest.mark.parametrize("role", sources.TEST_ROLES)
+def test_a_test_set_is_made_once_and_never_written_over(tmp_path, monkeypatch, role):
     monkeypatch.setattr(sources, "SOURCES", ("ending", "ending-coins"))
-    path = tmp_path / "test.jsonl"
-    sources.make_set("test", {8: 1}, path, threads=1)
-    assert not path.with_name("test.jsonl.partial").exists()
+    path = tmp_path / f"{role}.jsonl"
+    sources.make_set(role, {8: 1}, path, threads=1)
+    assert not path.with_name(f"{role}.jsonl.partial").exists()
     made = path.read_text()
     header = json.loads(made.splitlines()[0])
-    assert header["set"] == "test" and header["seeds"][0] == sources.ROLES["test"]
+    assert header["set"] == role and header["seeds"][0] == sources.ROLES[role]
     records = sources.read_records(path)
     assert [r["source"] for r in records] == ["ending", "ending-coins"]
-    assert all(r["seed"] in sources.role_seeds("test") for r in records)
+    assert all(r["seed"] in sources.role_seeds(role) for r in records)
     with pytest.raises(sources.SetExists):
-        sources.make_set("test", {8: 2}, path, threads=1)
+        sources.make_set(role, {8: 2}, path, threads=1)
     assert path.read_text() == made
 
 
