@@ -671,19 +671,12 @@ def _modelled_source(view: Record, sampler: ViewSampler, settings: HintSettings,
             lambda: model.evidence(view, list(drawn.values())).beliefs(),
         )
     pool = _pool(sampler, settings, master)
-    size = len(pool)
     evidence = model.evidence(view, pool)
     if settings.sampler == "model":
         weights = evidence.deal_weights().tolist()
     else:
         weights = deal_weights(view, pool, settings.tremble)
-    cumulative = list(itertools.accumulate(weights))
-    indices = range(size)
-
-    def key(i, rng):
-        return rng.choices(indices, cum_weights=cumulative)[0]
-
-    source = _Deals(view.to_move, key, lambda j: sampler.deal(pool[j]).position)
+    source = _weighted(view.to_move, sampler, pool, weights)
     return _with_evidence(source, evidence, lambda j: j, settings)
 
 
@@ -725,13 +718,7 @@ def _unmodelled_source(view, deals, settings: HintSettings, master):
     # importance resampling: a pool of uniform deals weighted by the likelihood
     # of the opponents' plays; each draw picks one of them by weight
     pool = _pool(source, settings, master)
-    cumulative = list(itertools.accumulate(deal_weights(view, pool, tremble)))
-    indices = range(len(pool))
-
-    def key(i, rng):
-        return rng.choices(indices, cum_weights=cumulative)[0]
-
-    return _Deals(mover, key, lambda j: source.deal(pool[j]).position)
+    return _weighted(mover, source, pool, deal_weights(view, pool, tremble))
 
 
 def _pool(sampler: ViewSampler, settings: HintSettings, master) -> list:
@@ -747,6 +734,17 @@ def _pool(sampler: ViewSampler, settings: HintSettings, master) -> list:
         if stop is not None and len(pool) >= POOL_MIN and time.perf_counter() > stop:
             break
     return pool
+
+
+def _weighted(mover, sampler: ViewSampler, pool: list, weights) -> _Deals:
+    """Each draw one of ``pool``'s deals, picked by ``weights``."""
+    cumulative = list(itertools.accumulate(weights))
+    indices = range(len(pool))
+
+    def key(i, rng):
+        return rng.choices(indices, cum_weights=cumulative)[0]
+
+    return _Deals(mover, key, lambda j: sampler.deal(pool[j]).position)
 
 
 def _fresh(mover, draw) -> _Deals:
