@@ -1,7 +1,8 @@
 """The estimate's card with no time limit: the full two-trick searches (soft and
 in whole points, averaged, as ``analysis.estimate`` does) over a network, on
 the positions of given sizes where the mover's cards differ. Deterministic,
-so networks can be compared on a loaded machine; writes one row a position.
+so networks can be compared on a loaded machine; writes one row a position
+with every card's values.
 
     python training/candidates/full_search_picks.py benchmarks/suite_evaluator.jsonl \
         benchmarks/sets/choose.jsonl training/dev_positions.jsonl --cards 9,10 \
@@ -46,6 +47,8 @@ def main(argv=None) -> None:
                     "index": record["index"],
                     "cards": position.cards_per_hand,
                     "card": str(card),
+                    "values": {str(c): [round(x, 4) for x in v] for c, v in values.items()},
+                    "mover": position.to_move,
                     "right": regret == 0,
                     "regret": regret,
                     "seconds": round(time.perf_counter() - start, 3),
