@@ -1,5 +1,6 @@
-"""The tools that compare candidate value networks (training/candidates): a
-network file made of new small members keeps the shipped large ones exactly,
+"""The tools that compare candidate value networks (training/candidates and
+training/combine_nets.py): a network file made of new small members keeps the
+shipped large ones exactly,
 and a vote names the card most networks name."""
 
 import json
@@ -13,17 +14,20 @@ import pytest
 from solver import Position
 from solver.evaluator import ValueNet, stacked
 
-CANDIDATES = Path(__file__).resolve().parents[1] / "training" / "candidates"
+TRAINING = Path(__file__).resolve().parents[1] / "training"
+CANDIDATES = TRAINING / "candidates"
+SHIPPED = TRAINING.parent / "solver" / "value_net.npz"
 
 
 @pytest.fixture
 def tools(monkeypatch):
     monkeypatch.syspath_prepend(str(CANDIDATES))
+    monkeypatch.syspath_prepend(str(TRAINING))
+    import combine_nets
     import vote
-    import with_shipped_large
 
-    yield with_shipped_large, vote
-    for name in ("vote", "with_shipped_large"):
+    yield combine_nets, vote
+    for name in ("vote", "combine_nets"):
         sys.modules.pop(name, None)
 
 
@@ -31,9 +35,9 @@ def tools(monkeypatch):
 def test_a_candidate_file_values_large_hands_as_shipped_and_small_ones_as_the_candidate(
     tools, tmp_path, small
 ):
-    with_shipped_large, _ = tools
+    combine_nets, _ = tools
     out = tmp_path / "net.npz"
-    with_shipped_large.main([str(out), str(CANDIDATES / small)])
+    combine_nets.main([str(CANDIDATES / small), str(SHIPPED), "--out", str(out)])
     made, shipped = ValueNet.load(out), ValueNet.load()
     rng = random.Random(5)
     for cards in (10, 12, 16):  # beyond the split: the shipped members, zero-padded
