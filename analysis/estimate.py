@@ -13,7 +13,15 @@ often decides another's points. The depth grows one trick at
 a time while the time allows, and the deepest finished search answers; when
 the next depth does not fit for every card, the time left searches the
 contenders for best one trick deeper, the best first, until the best card is
-one so searched (close cards are where the network's errors decide). The
+one so searched (close cards are where the network's errors decide). When
+the deepest search's leaves are small enough for the networks trained on
+exact values, several such networks (a committee, by default
+``solver.evaluator.default_committee``: trained from other labels and
+seeds) search the same depth in turn while the time allows, and vote: the
+values are the mean of those that finished, the best card the one most of
+them name. Near ties, where the network's errors decide, are where they
+disagree; each breaks them its own way, and the vote picked better cards
+than any one network (docs/experiments.md). The
 result says which it is (``exact``), so proven values and estimates are
 never mixed up. The exact search is tried up to ``estimate_points`` cards a
 hand, with a share of the time that falls with the size
@@ -35,12 +43,14 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from solver import CoinsError, MatchState, Position
 from solver.cards import Card
 from solver.compiled import ensure_compiled
-from solver.evaluator import search_card_results
+from solver.evaluator import ValueNet, default_committee, search_card_results
 from solver.match import check_match
 from solver.match_values import card_chances, solve_match
 from solver.maxn import solve_maxn
@@ -89,7 +99,10 @@ class Estimate:
     order); ``tied`` the cards as good as it for the mover (for estimated
     points, less than ``ESTIMATE_TIE`` behind it: too close to call), best
     first; ``margin`` how many points its own value leads the next card by
-    (0 when several cards tie). ``nodes`` and ``seconds`` are the work done.
+    (0 when several cards tie). ``votes``: when several networks searched (a
+    committee), how many named each card best; the values are then their mean
+    and ``best`` the card most named (among those, the best by the values).
+    ``nodes`` and ``seconds`` are the work done.
     """
 
     position: Position
@@ -100,13 +113,16 @@ class Estimate:
     seconds: float
     match: MatchState | None = None
     deeper: tuple[Card, ...] = ()
+    votes: dict[Card, int] = field(default_factory=dict)
     best: Card = field(init=False)
     tied: tuple[Card, ...] = field(init=False)
     margin: float = field(init=False)
 
     def __post_init__(self):
         mover = self.position.to_move
-        self.best = preferred_card(self.card_results, mover)
+        most = max(self.votes.values(), default=0)
+        named = {c: r for c, r in self.card_results.items() if self.votes.get(c, 0) == most}
+        self.best = preferred_card(named, mover)
         as_good = tied_cards(self.card_results, mover, not self.exact and self.match is None)
         self.tied = (self.best,) + tuple(c for c in as_good if c != self.best)
         own = sorted({round(v[mover], 9) for v in self.card_results.values()}, reverse=True)
@@ -127,6 +143,7 @@ class Estimate:
             "exact": self.exact,
             "depth": self.depth,
             "deeper": [str(c) for c in self.deeper],
+            "votes": {str(c): n for c, n in self.votes.items()},
             "best": str(self.best),
             "tied": [str(c) for c in self.tied],
             "margin": round(self.margin, 3),
@@ -141,15 +158,16 @@ def estimate(
     time_limit: float = DEFAULT_TIME_LIMIT,
     *,
     threads: int = DEFAULT_THREADS,
-    net=None,
+    net: ValueNet | Sequence[ValueNet] | None = None,
     match: MatchState | None = None,
 ) -> Estimate:
     """Every card's max^n points for the mover, exact when that fits ``time_limit``
     seconds and estimated beyond; always answers within about the limit.
 
-    ``net`` lends another ``solver.evaluator.ValueNet`` (default: the shipped one).
-    ``match``: every card's chances of winning that match instead (the search
-    for them runs on one thread).
+    ``net``: another ``solver.evaluator.ValueNet``, or a committee of them (the
+    first searches every depth, the others vote at the deepest); default the
+    shipped committee. ``match``: every card's chances of winning that match
+    instead (by the first network; the search for them runs on one thread).
     """
     position = as_position(position)
     if position.is_terminal:
@@ -163,16 +181,32 @@ def estimate(
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
         raise CoinsError(f"threads must be a positive whole number, not {threads!r}")
     check_match(match, position.taken)
+    nets = _committee(net)
     ensure_compiled()  # before the clock: a first run compiles
     if match is None:
-        return _estimate_points(_Run(position, time_limit), threads, net)
-    return _estimate_chances(_Run(position, time_limit), match, net)
+        return _estimate_points(_Run(position, time_limit), threads, nets)
+    return _estimate_chances(_Run(position, time_limit), match, nets[0])
 
 
-def _estimate_points(run: _Run, threads: int, net) -> Estimate:
+def _committee(net) -> tuple[ValueNet, ...]:
+    """``estimate``'s ``net`` as a committee of one or more networks."""
+    if net is None:
+        return default_committee()
+    nets = (net,) if isinstance(net, ValueNet) else net
+    if (
+        isinstance(nets, (str, bytes))
+        or not isinstance(nets, Sequence)
+        or not nets
+        or not all(isinstance(n, ValueNet) for n in nets)
+    ):
+        raise CoinsError(f"net must be a ValueNet or a sequence of them, not {net!r}")
+    return tuple(nets)
+
+
+def _estimate_points(run: _Run, threads: int, nets: tuple[ValueNet, ...]) -> Estimate:
     """Every card's max^n points: exact by ``solve_maxn`` when it finishes in its
     share of the time; else the deepest search that fits, then the contenders
-    for best one trick deeper."""
+    for best one trick deeper, or the committee's vote at that depth."""
     position = run.position
     if position.cards_per_hand <= EXACT_REACH.estimate_points:
         exact = solve_maxn(position, time_limit=run.exact_seconds(), line=False, threads=threads)
@@ -181,18 +215,23 @@ def _estimate_points(run: _Run, threads: int, net) -> Estimate:
             return run.answer(exact.card_results, exact=True)
     results, depth = run.deepen(
         lambda tricks, budget, deadline: _card_points(
-            position, tricks, budget, net=net, threads=threads, deadline=deadline
+            position, tricks, budget, net=nets[0], threads=threads, deadline=deadline
         ),
         MAX_POINTS_DEPTH,
     )
     if depth >= _tricks_to_end(position):  # no network read: whole numbers of points
         return run.answer({c: [round(v) for v in r] for c, r in results.items()}, exact=True)
     values = {c: tuple(r) for c, r in results.items()}
-    deeper = ()
+    deeper, votes = (), {}
     if depth < MAX_POINTS_DEPTH:
-        deeper, spent = _deepen_contenders(position, values, depth + 1, run.deadline, threads, net)
+        deeper, spent = _deepen_contenders(
+            position, values, depth + 1, run.deadline, threads, nets[0]
+        )
         run.nodes += spent
-    return run.answer(values, exact=False, depth=depth, deeper=deeper)
+    elif len(nets) > 1 and _tricks_to_end(position) - depth <= min(n.split for n in nets):
+        values, votes, spent = _vote(position, values, depth, nets[1:], run.deadline, threads)
+        run.nodes += spent
+    return run.answer(values, exact=False, depth=depth, deeper=deeper, votes=votes)
 
 
 def _estimate_chances(run: _Run, match: MatchState, net) -> Estimate:
@@ -274,6 +313,7 @@ class _Run:
         depth: int | None = None,
         match: MatchState | None = None,
         deeper=(),
+        votes=None,
     ) -> Estimate:
         return Estimate(
             self.position,
@@ -284,6 +324,7 @@ class _Run:
             time.perf_counter() - self.start,
             match,
             tuple(sorted(deeper)),
+            votes or {},
         )
 
 
@@ -314,6 +355,29 @@ def _deepen_contenders(position, values, tricks, deadline, threads, net):
             values[card] = tuple(result)
             deeper.add(card)
     return deeper, nodes
+
+
+def _vote(position, values, tricks, voters, deadline, threads):
+    """The ``voters``' searches of ``tricks`` tricks, in turn until ``deadline``:
+    every card's mean values over the networks that finished (those of
+    ``values``, the first network's, among them), how many of them named each
+    card best, and the nodes spent."""
+    finished, nodes = [values], 0
+    for voter in voters:
+        try:
+            found, spent = _card_points(
+                position, tricks, net=voter, threads=threads, deadline=deadline
+            )
+        except BudgetExhausted:
+            break
+        nodes += spent
+        finished.append({c: tuple(r) for c, r in found.items()})
+    mean = {
+        card: tuple(sum(v[card][seat] for v in finished) / len(finished) for seat in range(3))
+        for card in values
+    }
+    votes = Counter(preferred_card(v, position.to_move) for v in finished)
+    return mean, dict(votes), nodes
 
 
 def _card_points(position, tricks, max_nodes=None, *, cards=None, net, threads, deadline):

@@ -347,8 +347,14 @@ def estimate_texts(estimate: Estimate) -> list[RenderableType]:
         ),
         card_values_table(values, estimate.tied),
         Text(
-            f"Estimate: max^n searched {estimate.depth} trick(s) ahead, then a network "
-            f"trained on exact values; {estimate.seconds:.2f} s.",
+            f"Estimate: max^n searched {estimate.depth} trick(s) ahead, then "
+            + (
+                f"{sum(estimate.votes.values())} networks trained on exact values, "
+                "their points averaged and their best cards put to a vote"
+                if sum(estimate.votes.values()) > 1
+                else "a network trained on exact values"
+            )
+            + f"; {estimate.seconds:.2f} s.",
             style="dim",
         ),
     ] + (

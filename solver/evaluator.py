@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from functools import cache, cached_property
+from importlib import resources
 
 import numpy as np
 
@@ -26,6 +27,10 @@ from .position import Position
 from .threads import BudgetExhausted, run_searches
 
 WEIGHTS_FILE = "value_net.npz"
+# The networks that vote with the shipped one (``default_committee``): each file
+# holds exact-label members only, trained from other labels or seeds.
+COMMITTEE_DIR = "committee"
+LAYERS = ("w1", "b1", "w2", "b2", "w3", "b3")
 # Points of softness in a choice the network decides (``_kernels.estimate_search``):
 # the network's errors (about a quarter of a point a seat at 8 cards) make the
 # choice between near-equal cards a guess, so such cards are averaged
@@ -61,13 +66,18 @@ class ValueNet:
     def load(cls, path=None) -> ValueNet:
         """The weights in ``path`` (an ``.npz`` with w1 b1 w2 b2 w3 b3), by default
         the ones shipped with the package."""
-        layers = ("w1", "b1", "w2", "b2", "w3", "b3")
         weights = checks.weight_arrays(
-            path, __package__, WEIGHTS_FILE, layers, "value network", ("split", "small")
+            path, __package__, WEIGHTS_FILE, LAYERS, "value network", ("split", "small")
         )
+        return cls.of(weights)
+
+    @classmethod
+    def of(cls, weights: dict) -> ValueNet:
+        """The network of these arrays (w1 ... b3, optionally split and small),
+        checked."""
         arrays = {
             name: np.ascontiguousarray(stacked(weights[name], name), dtype=np.float64)
-            for name in layers
+            for name in LAYERS
         }
         sizes = {name: int(weights[name]) for name in ("split", "small") if name in weights}
         net = cls(**arrays, **sizes)
@@ -113,6 +123,22 @@ class ValueNet:
             out,
         )
         return tuple(float(v) for v in out)
+
+
+def stack_members(smalls: list[dict], large: dict, split: int) -> dict[str, np.ndarray]:
+    """The arrays of one network whose members for up to ``split`` cards a hand are
+    every member of ``smalls`` and whose others are ``large``'s members beyond
+    its own ``small`` ones (all of them when it has none), zero-padded to the
+    small ones' widths, which leaves what they compute unchanged."""
+    first_large = int(large["small"]) if "small" in large else 0
+    arrays = {}
+    for name in LAYERS:
+        parts = [stacked(small[name], name) for small in smalls]
+        beyond = stacked(large[name], name)[first_large:]
+        pad = [(0, 0)] + [(0, a - b) for a, b in zip(parts[0].shape[1:], beyond.shape[1:])]
+        arrays[name] = np.concatenate([*parts, np.pad(beyond, pad)])
+    members = sum(stacked(small["b1"], "b1").shape[0] for small in smalls)
+    return arrays | {"split": np.int64(split), "small": np.int64(members)}
 
 
 def stacked(array: np.ndarray, name: str) -> np.ndarray:
@@ -193,6 +219,28 @@ def table_word(*makers) -> int:
 def default_net() -> ValueNet:
     """The shipped network, loaded once."""
     return ValueNet.load()
+
+
+@cache
+def default_committee() -> tuple[ValueNet, ...]:
+    """The shipped network, then the networks that vote with it
+    (``analysis.estimate``): each of the files in ``committee/`` values hands
+    of up to the shipped network's ``split`` cards with its own members, larger
+    ones with the shipped members."""
+    shipped = default_net()
+    large = {name: getattr(shipped, name) for name in LAYERS} | {"small": shipped.small}
+    files = sorted(
+        file.name
+        for file in resources.files(__package__).joinpath(COMMITTEE_DIR).iterdir()
+        if file.name.endswith(".npz")
+    )
+    voters = []
+    for name in files:
+        small = checks.weight_arrays(
+            None, __package__, f"{COMMITTEE_DIR}/{name}", LAYERS, "value network"
+        )
+        voters.append(ValueNet.of(stack_members([small], large, shipped.split)))
+    return (shipped, *voters)
 
 
 def search_card_results(

@@ -1,6 +1,6 @@
 """The tools that compare candidate value networks (training/candidates and
-training/combine_nets.py): a network file made of new small members keeps the
-shipped large ones exactly,
+training/combine_nets.py) on the committee's networks (solver/committee): a
+network file made of new small members keeps the shipped large ones exactly,
 and a vote names the card most networks name."""
 
 import json
@@ -17,6 +17,7 @@ from solver.evaluator import ValueNet, stacked
 TRAINING = Path(__file__).resolve().parents[1] / "training"
 CANDIDATES = TRAINING / "candidates"
 SHIPPED = TRAINING.parent / "solver" / "value_net.npz"
+COMMITTEE = TRAINING.parent / "solver" / "committee"
 
 
 @pytest.fixture
@@ -37,13 +38,13 @@ def test_a_candidate_file_values_large_hands_as_shipped_and_small_ones_as_the_ca
 ):
     combine_nets, _ = tools
     out = tmp_path / "net.npz"
-    combine_nets.main([str(CANDIDATES / small), str(SHIPPED), "--out", str(out)])
+    combine_nets.main([str(COMMITTEE / small), str(SHIPPED), "--out", str(out)])
     made, shipped = ValueNet.load(out), ValueNet.load()
     rng = random.Random(5)
     for cards in (10, 12, 16):  # beyond the split: the shipped members, zero-padded
         position = Position.random(rng, cards, leader=rng.randrange(3))
         assert made.value(position) == pytest.approx(shipped.value(position), abs=1e-5)
-    with np.load(CANDIDATES / small) as weights:
+    with np.load(COMMITTEE / small) as weights:
         members = stacked(weights["b1"], "b1").shape[0]
     alone = {name: getattr(made, name)[:members] for name in ("w1", "b1", "w2", "b2", "w3", "b3")}
     candidate = ValueNet(**alone, split=made.split, small=members)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections import Counter
 from importlib import import_module
 
 import numpy as np
@@ -21,7 +22,13 @@ from hypothesis import strategies as st
 from analysis import estimate, preferred_card
 from solver import Card, CoinsError, MatchState, Position
 from solver import _kernels as k
-from solver.evaluator import SOFTNESS, ValueNet, default_net, search_card_results
+from solver.evaluator import (
+    SOFTNESS,
+    ValueNet,
+    default_committee,
+    default_net,
+    search_card_results,
+)
 from solver.maxn import solve_maxn
 from tests.naive_maxn import depth_limited, maxn
 from tests.positions import random_ending
@@ -219,14 +226,80 @@ def test_estimate_averages_the_soft_search_and_the_one_in_whole_points():
     position = Position.random(3, 10, 1)
     for _ in range(2):
         position = position.play(position.legal_cards()[0])
-    result = estimate(position, 30.0)
+    result = estimate(position, 30.0, net=default_net())
     assert not result.exact and result.depth == estimate_module.MAX_POINTS_DEPTH
+    assert result.votes == {}  # one network: no vote
     soft, _ = search_card_results(position, result.depth)
     whole, _ = search_card_results(position, result.depth, softness=0, whole_points=True)
     assert any(not _close(soft[c], whole[c]) for c in soft)  # two opinions, not one
     for card, values in result.card_results.items():
         blend = [(1 - weight) * a + weight * b for a, b in zip(soft[card], whole[card])]
         assert _close(values, blend), card
+
+
+def test_a_committee_votes_on_the_deepest_search_and_reports_its_mean():
+    """With the time for every network (two cards on the table, 10 cards a hand:
+    the leaves are 8-card boundaries, within the exact-label members' reach),
+    each card's values are the mean of each network's own estimate at that
+    depth, each network names its best card, and the most named is the choice
+    (among those, the best by the mean)."""
+    from analysis.estimate import _card_points
+
+    committee = default_committee()
+    assert len(committee) > 2
+    position = Position.random(3, 10, 1)
+    for _ in range(2):
+        position = position.play(position.legal_cards()[0])
+    result = estimate(position, 60.0)
+    depth = result.depth
+    assert not result.exact and depth == estimate_module.MAX_POINTS_DEPTH
+    each = [
+        {
+            c: tuple(v)
+            for c, v in _card_points(position, depth, net=n, threads=1, deadline=None)[0].items()
+        }
+        for n in committee
+    ]
+    assert any(each[0][c] != other[c] for other in each[1:] for c in each[0])  # not one opinion
+    for card, values in result.card_results.items():
+        mean = [sum(found[card][seat] for found in each) / len(each) for seat in range(3)]
+        assert _close(values, mean), card
+    named = Counter(preferred_card(found, position.to_move) for found in each)
+    assert result.votes == dict(named)
+    most = max(named.values())
+    among = {c: v for c, v in result.card_results.items() if named[c] == most}
+    assert result.best == preferred_card(among, position.to_move)
+    assert result.to_json()["votes"] == {str(c): n for c, n in named.items()}
+
+
+def test_a_committee_does_not_vote_where_its_networks_agree(monkeypatch):
+    """Beyond the exact-label members' reach (12 cards a hand searched two tricks:
+    10-card leaves) every network of the committee has the same members, so
+    none is asked; a single network is never a committee."""
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the committee was asked")
+
+    monkeypatch.setattr(estimate_module, "_vote", refused)
+    for network in (None, default_net()):
+        result = estimate(Position.random(4, 12, 0), 30.0, net=network)
+        assert result.depth == estimate_module.MAX_POINTS_DEPTH and result.votes == {}
+    position = Position.random(3, 8, 1)
+    position = position.play(position.legal_cards()[0])
+    assert estimate(position, 30.0, net=default_net()).votes == {}
+    twelve = Position.random(5, 12, 2)
+    values = {network.value(twelve) for network in default_committee()}
+    assert len(values) == 1  # the same large members
+    eight = Position.random(5, 8, 2)
+    assert len({network.value(eight) for network in default_committee()}) == len(
+        default_committee()
+    )
+
+
+@pytest.mark.parametrize("net", ["value_net.npz", (), [None], 3])
+def test_estimate_rejects_what_is_not_a_network(net):
+    with pytest.raises(CoinsError, match="net must be a ValueNet"):
+        estimate(Position.random(1, 10, 0), 1.0, net=net)
 
 
 def test_estimate_beyond_reach_is_marked_and_complete():
@@ -307,6 +380,11 @@ def test_cards_too_close_to_call_are_tied_with_the_best():
         found = Estimate(position, values, exact=False, depth=1, nodes=1, seconds=0.0)
         assert found.best == a and list(found.tied) == tied
         assert found.to_json()["tied"] == [str(c) for c in tied]
+    three = Position.parse("AK5... N32... J94... 0 -")  # a committee's vote decides
+    voted = {five: (1.0, 0.5, 0.5), a: (0.9, 0.6, 0.5), Card.parse("KC"): (0.2, 1.3, 0.5)}
+    for votes, best in (({a: 2, five: 1}, a), ({a: 1, five: 1}, five), ({}, five)):
+        found = Estimate(three, voted, False, 2, 1, 0.0, votes=votes)
+        assert found.best == best and set(found.tied) == {a, five} and found.tied[0] == best
     exact = Estimate(position, {a: (1, 0, 1), five: (1, 1, 0)}, True, None, 1, 0.0)
     assert exact.tied == (five, a)  # the same points: the lower card is the choice
     assert Estimate(position, {a: (2, 0, 0), five: (1, 1, 0)}, True, None, 1, 0.0).tied == (a,)
