@@ -24,7 +24,8 @@ Sources, each from its own seed:
 Roles: ``train`` (labels to train on), ``choose`` (to choose among
 estimates) and ``test`` (generated once, after the choices, from seeds
 nothing was tuned on; ``test2`` a second one, drawn after the first had been
-looked at three times). Each role has its own seed range, disjoint from the
+looked at three times; ``test3`` a third, drawn after the committee was
+chosen). Each role has its own seed range, disjoint from the
 others' and from the project's other sets; the file's first line records it.
 A train or choose file is resumed where it stopped; a test set is written to
 a ``.partial`` file and renamed when complete, and is never written over::
@@ -33,6 +34,7 @@ a ``.partial`` file and renamed when complete, and is never written over::
     python -m benchmarks.sources --role train --sizes 8:10,9:8
     python -m benchmarks.sources --role test --sizes 8:8,9:12,10:16   # once, last (hours)
     python -m benchmarks.sources --role test2 --sizes 8:4,9:12,10:16  # once, later
+    python -m benchmarks.sources --role test3 --sizes 8:4,9:12,10:20  # once, later still
     python -m benchmarks.sources --summary benchmarks/sets/choose.jsonl
     python -m benchmarks.sources --check
 """
@@ -56,10 +58,17 @@ from . import evaluator
 SETS = Path(__file__).resolve().parent / "sets"
 # Each role's seeds: position j of size K from source s has seed
 # ROLES[role] + SOURCE_SPAN * s + SIZE_SPAN * K + j.
-ROLES = {"train": 5_000_000, "choose": 6_000_000, "test": 7_000_000, "test2": 8_000_000}
+ROLES = {
+    "train": 5_000_000,
+    "choose": 6_000_000,
+    "test": 7_000_000,
+    "test2": 8_000_000,
+    "test3": 9_000_000,
+}
 # Sets generated once and never written over: "test2" was drawn after the first
-# test set had been looked at three times (docs/experiments.md).
-TEST_ROLES = ("test", "test2")
+# test set had been looked at three times, "test3" after the estimate's committee
+# was chosen (docs/experiments.md).
+TEST_ROLES = ("test", "test2", "test3")
 ROLE_SPAN = 1_000_000
 SOURCE_SPAN = 20_000
 SIZE_SPAN = 1_000
