@@ -329,6 +329,7 @@ def estimate_texts(estimate: Estimate) -> list[RenderableType]:
     """The mover's cards with their max^n points, marked as estimated unless exact."""
     mover = estimate.position.to_move
     values = {card: list(result) for card, result in estimate.card_results.items()}
+    networks = sum(estimate.votes.values())
     if estimate.exact:
         return [
             Text(
@@ -349,9 +350,9 @@ def estimate_texts(estimate: Estimate) -> list[RenderableType]:
         Text(
             f"Estimate: max^n searched {estimate.depth} trick(s) ahead, then "
             + (
-                f"{sum(estimate.votes.values())} networks trained on exact values, "
+                f"{networks} networks trained on exact values, "
                 "their points averaged and their best cards put to a vote"
-                if sum(estimate.votes.values()) > 1
+                if networks > 1
                 else "a network trained on exact values"
             )
             + f"; {estimate.seconds:.2f} s.",
